@@ -1,0 +1,2 @@
+/* Placeholder: filled in by the fileio work. */
+typedef int bf_placeholder_fileio;

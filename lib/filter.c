@@ -1,0 +1,2 @@
+/* Placeholder: filled in by the filter work. */
+typedef int bf_placeholder_filter;

@@ -1,0 +1,73 @@
+/* Hashing: XXH64 (Parquet's hash) in xxHash's header-only mode, so the
+ * library has no run-time dependency and cross-compiles without a target
+ * libxxhash. */
+#define _GNU_SOURCE
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/random.h>
+#endif
+
+uint64_t bf_hash_xxh64(const void *data, size_t len) {
+    static const uint8_t empty = 0;
+    return XXH64(data ? data : &empty, data ? len : 0, 0);
+}
+
+uint64_t bf_hash_xxh64_seeded(const void *data, size_t len, uint64_t seed) {
+    static const uint8_t empty = 0;
+    return XXH64(data ? data : &empty, data ? len : 0, seed);
+}
+
+uint64_t bf_hash_int32(int32_t v) {
+    uint8_t b[4];
+    bf_store_le32(b, (uint32_t)v);
+    return XXH64(b, 4, 0);
+}
+uint64_t bf_hash_int64(int64_t v) {
+    uint8_t b[8];
+    bf_store_le64(b, (uint64_t)v);
+    return XXH64(b, 8, 0);
+}
+uint64_t bf_hash_float(float v) {
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    uint8_t b[4];
+    bf_store_le32(b, u);
+    return XXH64(b, 4, 0);
+}
+uint64_t bf_hash_double(double v) {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    uint8_t b[8];
+    bf_store_le64(b, u);
+    return XXH64(b, 8, 0);
+}
+
+int bf_random_seed(uint64_t *out) {
+    if (!out) return BF_EINVAL;
+    uint64_t v = 0;
+#if defined(__linux__)
+    for (;;) {
+        ssize_t got = getrandom(&v, sizeof v, 0);
+        if (got == (ssize_t)sizeof v) {
+            *out = v;
+            return BF_OK;
+        }
+        if (got < 0 && errno == EINTR) continue;
+        break;
+    }
+#endif
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return BF_EIO;
+    ssize_t got = read(fd, &v, sizeof v);
+    close(fd);
+    if (got != (ssize_t)sizeof v) return BF_EIO;
+    *out = v;
+    return BF_OK;
+}

@@ -1,0 +1,222 @@
+/* The SBBF API: creation, queries through the filter's kernel, concurrent
+ * inserts, merge, statistics, keyed hashing and zero-copy views. */
+#include "sbbf.h"
+
+#include <math.h>
+
+static int sbbf_alloc(bf_sbbf **out, uint64_t num_bytes, const bf_kernel *kernel) {
+    if (!out) return BF_EINVAL;
+    if (num_bytes < BF_SBBF_BLOCK_BYTES || num_bytes % BF_SBBF_BLOCK_BYTES) return BF_EINVAL;
+    if (num_bytes > BF_SBBF_MAX_BYTES || num_bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    if (!kernel) return BF_EKERNEL;
+    bf_sbbf *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    int rc = bf__alloc_bits(&f->region, (size_t)num_bytes);
+    if (rc) {
+        bf__free(f);
+        return rc;
+    }
+    f->bits = f->region.ptr;
+    f->data = f->bits;
+    f->num_bytes = num_bytes;
+    f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
+    f->kernel = kernel;
+    *out = f;
+    return BF_OK;
+}
+
+int bf_sbbf_new_bytes_kernel(bf_sbbf **out, size_t num_bytes, const char *kernel) {
+    if (!out) return BF_EINVAL;
+    const bf_kernel *k = kernel ? bf__sbbf_kernel_by_name(kernel) : bf__sbbf_kernel_default();
+    return sbbf_alloc(out, num_bytes, k);
+}
+
+int bf_sbbf_new_bytes(bf_sbbf **out, size_t num_bytes) {
+    return bf_sbbf_new_bytes_kernel(out, num_bytes, NULL);
+}
+
+int bf_sbbf_new(bf_sbbf **out, uint64_t ndv, double fpp) {
+    if (!out) return BF_EINVAL;
+    size_t bytes;
+    int rc = bf_sbbf_compact_bytes(ndv, fpp, &bytes);
+    return rc ? rc : bf_sbbf_new_bytes(out, bytes);
+}
+
+int bf_sbbf_new_parquet(bf_sbbf **out, uint64_t ndv, double fpp) {
+    if (!out) return BF_EINVAL;
+    size_t bytes;
+    int rc = bf_sbbf_parquet_bytes(ndv, fpp, &bytes);
+    return rc ? rc : bf_sbbf_new_bytes(out, bytes);
+}
+
+int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset, size_t num_bytes, const char *kernel) {
+    if (!out || !bitset) return BF_EINVAL;
+    if (num_bytes < BF_SBBF_BLOCK_BYTES || num_bytes % BF_SBBF_BLOCK_BYTES) return BF_EINVAL;
+    if ((uint64_t)num_bytes > BF_SBBF_MAX_BYTES) return BF_ETOOBIG;
+    const bf_kernel *k = kernel ? bf__sbbf_kernel_by_name(kernel) : bf__sbbf_kernel_default();
+    if (!k) return BF_EKERNEL;
+    bf_sbbf *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    f->data = bitset;
+    f->num_bytes = num_bytes;
+    f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
+    f->kernel = k;
+    *out = f;
+    return BF_OK;
+}
+
+int bf_sbbf_view(bf_sbbf **out, const void *bitset, size_t num_bytes) {
+    return bf_sbbf_view_kernel(out, bitset, num_bytes, NULL);
+}
+
+void bf_sbbf_free(bf_sbbf *f) {
+    if (!f) return;
+    bf__free_bits(&f->region);
+    bf__free(f);
+}
+
+bool bf_sbbf_is_readonly(const bf_sbbf *f) { return f->bits == NULL; }
+size_t bf_sbbf_num_bytes(const bf_sbbf *f) { return (size_t)f->num_bytes; }
+const void *bf_sbbf_bitset(const bf_sbbf *f) { return f->data; }
+const char *bf_sbbf_kernel(const bf_sbbf *f) { return f->kernel->name; }
+uint64_t bf_sbbf_seed(const bf_sbbf *f) { return f->seed; }
+
+void bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
+    if (BF_LIKELY(f->bits)) f->kernel->insert(f->bits, f->num_blocks, hash);
+}
+
+bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash) {
+    return f->kernel->contains(f->data, f->num_blocks, hash);
+}
+
+void bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n) {
+    if (BF_LIKELY(f->bits) && n) f->kernel->insert_batch(f->bits, f->num_blocks, hashes, n);
+}
+
+size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes, size_t n, uint8_t *out) {
+    if (!n) return 0;
+    return f->kernel->contains_batch(f->data, f->num_blocks, hashes, n, out);
+}
+
+/* Concurrent inserts: owned bitsets are 64-byte aligned, so each word can be
+ * OR-ed atomically. Release on the OR and acquire on the loads give the
+ * documented guarantee. Words are little-endian in memory. */
+static inline uint32_t native_mask(uint32_t le_mask) {
+#if BF_BIG_ENDIAN
+    return __builtin_bswap32(le_mask);
+#else
+    return le_mask;
+#endif
+}
+
+void bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->bits)) return;
+    uint32_t *block = (uint32_t *)(void *)(f->bits + bf_sbbf_block_index(hash, f->num_blocks) * 32);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t m = native_mask(bf_sbbf_word_mask(hash, i));
+        /* Skip the locked RMW when the bit is already there. */
+        if ((__atomic_load_n(&block[i], __ATOMIC_RELAXED) & m) != m)
+            __atomic_fetch_or(&block[i], m, __ATOMIC_RELEASE);
+    }
+}
+
+void bf_sbbf_insert_hashes_concurrent(bf_sbbf *f, const uint64_t *hashes, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (i + BF_SBBF_PREFETCH_DISTANCE < n)
+            __builtin_prefetch(f->data + bf_sbbf_block_index(hashes[i + BF_SBBF_PREFETCH_DISTANCE], f->num_blocks) * 32, 1);
+        bf_sbbf_insert_hash_concurrent(f, hashes[i]);
+    }
+}
+
+bool bf_sbbf_contains_hash_concurrent(const bf_sbbf *f, uint64_t hash) {
+    if (!f->bits) return bf_sbbf_contains_hash(f, hash); /* views never change */
+    const uint32_t *block =
+        (const uint32_t *)(const void *)(f->bits + bf_sbbf_block_index(hash, f->num_blocks) * 32);
+    uint32_t missing = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t m = native_mask(bf_sbbf_word_mask(hash, i));
+        missing |= m & ~__atomic_load_n(&block[i], __ATOMIC_ACQUIRE);
+    }
+    return missing == 0;
+}
+
+void bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len) {
+    bf_sbbf_insert_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
+}
+bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len) {
+    return bf_sbbf_contains_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
+}
+
+/* Parquet's PLAIN encodings: little-endian bytes of the value. */
+#define BF_TYPED(suffix, ctype, store, width)                                   \
+    void bf_sbbf_insert_##suffix(bf_sbbf *f, ctype v) {                          \
+        uint8_t b[width];                                                        \
+        store;                                                                   \
+        bf_sbbf_insert(f, b, width);                                             \
+    }                                                                            \
+    bool bf_sbbf_contains_##suffix(const bf_sbbf *f, ctype v) {                 \
+        uint8_t b[width];                                                        \
+        store;                                                                   \
+        return bf_sbbf_contains(f, b, width);                                    \
+    }
+BF_TYPED(int32, int32_t, bf_store_le32(b, (uint32_t)v), 4)
+BF_TYPED(int64, int64_t, bf_store_le64(b, (uint64_t)v), 8)
+BF_TYPED(float, float, do { uint32_t u; memcpy(&u, &v, 4); bf_store_le32(b, u); } while (0), 4)
+BF_TYPED(double, double, do { uint64_t u; memcpy(&u, &v, 8); bf_store_le64(b, u); } while (0), 8)
+#undef BF_TYPED
+
+int bf_sbbf_merge(bf_sbbf *dst, const bf_sbbf *src) {
+    if (!dst || !src) return BF_EINVAL;
+    if (!dst->bits) return BF_EREADONLY;
+    if (dst->num_bytes != src->num_bytes || dst->seed != src->seed) return BF_EMISMATCH;
+    /* Byte-wise OR is the same for either byte order; the compiler
+     * vectorises it. */
+    for (uint64_t i = 0; i < dst->num_bytes; i++) dst->bits[i] |= src->data[i];
+    return BF_OK;
+}
+
+int bf_sbbf_clear(bf_sbbf *f) {
+    if (!f) return BF_EINVAL;
+    if (!f->bits) return BF_EREADONLY;
+    memset(f->bits, 0, (size_t)f->num_bytes);
+    return BF_OK;
+}
+
+static bool all_clear(const bf_sbbf *f) {
+    for (uint64_t i = 0; i < f->num_bytes; i++)
+        if (f->data[i]) return false;
+    return true;
+}
+
+int bf_sbbf_set_seed(bf_sbbf *f, uint64_t seed) {
+    if (!f) return BF_EINVAL;
+    if (!f->bits) return BF_EREADONLY;
+    if (seed != f->seed && !all_clear(f)) return BF_EINVAL;
+    f->seed = seed;
+    return BF_OK;
+}
+
+int bf_sbbf_get_stats(const bf_sbbf *f, bf_sbbf_stats *out) {
+    if (!f || !out) return BF_EINVAL;
+    uint64_t set = 0;
+    double pass_sum = 0.0;
+    for (uint64_t b = 0; b < f->num_blocks; b++) {
+        const uint8_t *block = f->data + b * 32;
+        double pass = 1.0;
+        for (unsigned w = 0; w < 8; w++) {
+            unsigned pc = (unsigned)__builtin_popcount(bf_load_le32(block + 4 * w));
+            set += pc;
+            pass *= pc / 32.0;
+        }
+        pass_sum += pass;
+    }
+    const double total = (double)f->num_bytes * 8.0;
+    out->num_bytes = f->num_bytes;
+    out->num_blocks = f->num_blocks;
+    out->bits_set = set;
+    out->fill_ratio = (double)set / total;
+    out->est_ndv = out->fill_ratio >= 1.0 ? INFINITY
+                                          : -32.0 * (double)f->num_blocks * log1p(-out->fill_ratio);
+    out->est_fpp = pass_sum / (double)f->num_blocks;
+    return BF_OK;
+}

@@ -1,0 +1,51 @@
+/* The portable SBBF kernel: plain C, the reference every other kernel
+ * must match bit for bit. */
+#include "sbbf_kernel.h"
+
+static void insert_scalar(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+    uint8_t *block = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t w = bf_load_le32(block + 4 * i);
+        bf_store_le32(block + 4 * i, w | bf_sbbf_word_mask(hash, i));
+    }
+}
+
+static bool contains_scalar(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+    const uint8_t *block = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
+    uint32_t missing = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t mask = bf_sbbf_word_mask(hash, i);
+        missing |= mask & ~bf_load_le32(block + 4 * i);
+    }
+    return missing == 0;
+}
+
+static void insert_batch_scalar(uint8_t *bits, uint64_t num_blocks,
+                                const uint64_t *hashes, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (i + BF_SBBF_PREFETCH_DISTANCE < n) {
+            uint64_t b = bf_sbbf_block_index(hashes[i + BF_SBBF_PREFETCH_DISTANCE], num_blocks);
+            __builtin_prefetch(bits + b * 32, 1);
+        }
+        insert_scalar(bits, num_blocks, hashes[i]);
+    }
+}
+
+static size_t contains_batch_scalar(const uint8_t *bits, uint64_t num_blocks,
+                                    const uint64_t *hashes, size_t n, uint8_t *out) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i + BF_SBBF_PREFETCH_DISTANCE < n) {
+            uint64_t b = bf_sbbf_block_index(hashes[i + BF_SBBF_PREFETCH_DISTANCE], num_blocks);
+            __builtin_prefetch(bits + b * 32, 0);
+        }
+        bool hit = contains_scalar(bits, num_blocks, hashes[i]);
+        if (out) out[i] = (uint8_t)hit;
+        count += hit;
+    }
+    return count;
+}
+
+const bf_kernel bf__sbbf_kernel_scalar = {
+    "scalar", 0, insert_scalar, contains_scalar, insert_batch_scalar, contains_batch_scalar,
+};
