@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the Debian packages blockfilter needs. Idempotent: packages that
+# are present are skipped, and apt is not touched at all when nothing is
+# missing. Runs apt-get as root, through sudo otherwise; never prompts.
+#
+#   scripts/setup.sh            everything (build, tests, cross, fuzz, bench)
+#   scripts/setup.sh --bench    only what ./scripts/bench.sh needs
+set -euo pipefail
+
+base=(meson ninja-build pkg-config gcc g++ libxxhash-dev)
+tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+       clang libclang-rt-14-dev)
+bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git)
+
+case "${1:-all}" in
+  --bench) want=("${base[@]}" "${bench[@]}") ;;
+  all|--all) want=("${base[@]}" "${tests[@]}" "${bench[@]}") ;;
+  *) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#want[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo -n)
+else
+  echo "setup: missing ${missing[*]}; run as root or install sudo" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+  -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "${missing[@]}" </dev/null
+echo "setup: done"

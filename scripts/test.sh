@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds and runs every test of blockfilter, exits non-zero on any failure.
+# The last line sums every suite: "N passed, N failed".
+#
+#   ./scripts/test.sh            everything (about 10 minutes on 2 cores)
+#   BLOCKFILTER_KERNEL=avx2 ./scripts/test.sh
+#                                the native suites with only that kernel
+#   BF_TEST_LARGE=1 ./scripts/test.sh
+#                                also the long stress tests and >4 GiB filters
+#
+# Steps: native build (-Werror) and the suite once per supported x86 kernel;
+# the suite under ASan+UBSan (gcc), which includes the fuzz-corpus replay;
+# the concurrency test under ThreadSanitizer; the CLI under valgrind
+# memcheck; install into a temporary prefix and build an example against
+# the installed pkg-config file; aarch64 cross build with the plain-C tests
+# under qemu, once with NEON forced and once with scalar.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+./scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+failures=()
+jobs=$(nproc 2>/dev/null || echo 2)
+large=false
+[ "${BF_TEST_LARGE:-0}" = 1 ] && large=true
+
+log() { printf '\n=== %s\n' "$*"; }
+
+# Adds one step's result by itself (a build, a script).
+step_result() { # name rc
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
+}
+
+# Runs `meson test` and adds its per-test counts.
+meson_suite() { # name builddir [meson test args...]
+  local name=$1 dir=$2 out rc ok fail
+  shift 2
+  out=$(meson test -C "$dir" --print-errorlogs --num-processes "$jobs" "$@" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' | tail -n 40
+  ok=$(printf '%s\n' "$out" | awk '/^Ok:/{print $2}' | tail -1)
+  fail=$(printf '%s\n' "$out" | awk '/^(Fail|Timeout|Unexpected Pass):/{s+=$NF} END{print s+0}')
+  ok=${ok:-0}
+  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi # build or runner error
+  if [ "$ok" -eq 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi # ran nothing
+  passed=$((passed + ok))
+  failed=$((failed + fail))
+  [ "$fail" -eq 0 ] || failures+=("$name")
+  echo "--- $name: $ok passed, $fail failed"
+}
+
+build() { # name builddir [meson setup args...]
+  local name=$1 dir=$2
+  shift 2
+  log "build: $name"
+  if [ ! -f "$dir/build.ninja" ]; then
+    meson setup "$dir" -Dwerror=true "$@" >"$dir.setup.log" 2>&1 ||
+      { cat "$dir.setup.log"; step_result "configure $name" 1; return 1; }
+  fi
+  if ! ninja -C "$dir" -j "$jobs" >"$dir.build.log" 2>&1; then
+    tail -n 60 "$dir.build.log"
+    step_result "build $name" 1
+    return 1
+  fi
+}
+
+# 1. Native, every supported x86 kernel (or the forced one).
+if build native build/test-native -Dbench=disabled; then
+  if [ -n "${BLOCKFILTER_KERNEL:-}" ]; then
+    kernels=$BLOCKFILTER_KERNEL
+  else
+    kernels=$(build/test-native/tests/core/list_kernels)
+  fi
+  for k in $kernels; do
+    log "native suite, kernel $k"
+    meson_suite "native/$k" build/test-native --setup "$k"
+  done
+fi
+
+# 2. AddressSanitizer + UndefinedBehaviorSanitizer: the whole suite, with
+#    the fuzz-corpus replay, under the default kernel and under scalar.
+if build asan build/test-asan -Db_sanitize=address,undefined -Db_lundef=false \
+     -Dbench=disabled -Dbuildtype=debug -Doptimization=1; then
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+  log "ASan+UBSan suite"
+  meson_suite "asan" build/test-asan
+  if [ -z "${BLOCKFILTER_KERNEL:-}" ]; then
+    meson_suite "asan/scalar" build/test-asan --setup scalar
+  fi
+  unset UBSAN_OPTIONS ASAN_OPTIONS
+fi
+
+# (steps 3-6 are added below as their parts land)
