@@ -24,10 +24,10 @@ static void insert_batch_scalar(uint8_t *bits, uint64_t num_blocks,
                                 const uint64_t *hashes, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (i + BF_SBBF_PREFETCH_DISTANCE < n) {
-            uint64_t b = bf_sbbf_block_index(hashes[i + BF_SBBF_PREFETCH_DISTANCE], num_blocks);
+            uint64_t b = bf_sbbf_block_index(bf_sbbf_load_hash(hashes + i + BF_SBBF_PREFETCH_DISTANCE), num_blocks);
             __builtin_prefetch(bits + b * 32, 1);
         }
-        insert_scalar(bits, num_blocks, hashes[i]);
+        insert_scalar(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
     }
 }
 
@@ -36,10 +36,10 @@ static size_t contains_batch_scalar(const uint8_t *bits, uint64_t num_blocks,
     size_t count = 0;
     for (size_t i = 0; i < n; i++) {
         if (i + BF_SBBF_PREFETCH_DISTANCE < n) {
-            uint64_t b = bf_sbbf_block_index(hashes[i + BF_SBBF_PREFETCH_DISTANCE], num_blocks);
+            uint64_t b = bf_sbbf_block_index(bf_sbbf_load_hash(hashes + i + BF_SBBF_PREFETCH_DISTANCE), num_blocks);
             __builtin_prefetch(bits + b * 32, 0);
         }
-        bool hit = contains_scalar(bits, num_blocks, hashes[i]);
+        bool hit = contains_scalar(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
         if (out) out[i] = (uint8_t)hit;
         count += hit;
     }
