@@ -17,8 +17,9 @@ static uint32_t detect(void) {
     unsigned a, b, c, d;
     uint32_t features = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
-    const unsigned osxsave = 1u << 27, avx = 1u << 28;
-    if (!(c & osxsave) || !(c & avx)) return 0;
+    const unsigned popcnt = 1u << 23, osxsave = 1u << 27, avx = 1u << 28;
+    /* The AVX2 and AVX-512 kernels are compiled with -mpopcnt too. */
+    if (!(c & osxsave) || !(c & avx) || !(c & popcnt)) return 0;
     uint64_t xcr0 = xgetbv0();
     int ymm_ok = (xcr0 & 0x6) == 0x6;
     int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0;
