@@ -1,2 +1,203 @@
-/* Placeholder: filled in by the bloom work. */
-typedef int bf_placeholder_bloom;
+/*
+ * Classic Bloom filter (Bloom 1970), done as its experts would:
+ *  - any number of bits m (no power-of-two rounding),
+ *  - k positions from one 64-bit hash by enhanced double hashing
+ *    (x += y; y += i over 64-bit values, see baselines.h), each reduced to
+ *    [0, m) with the high half of a 64x64 multiply: no modulo bias;
+ *  - sizing by search: for every integer k in 1..64, the smallest m whose
+ *    exact FPR (1 - (1 - 1/m)^{kn})^k is <= fpp; keep the smallest m
+ *    (fewest hashes on a tie);
+ *  - concurrent insert/contains with atomic OR / loads on 64-bit words.
+ *
+ * Thread safety: plain insert/contains are not safe against concurrent
+ * inserts; _concurrent inserts and contains may run together from any number
+ * of threads (release OR, acquire loads, as bf_sbbf_*_concurrent); plain
+ * contains calls may run concurrently with each other.
+ */
+#include "baselines.h"
+
+#include <math.h>
+
+double bf__bloom_fpp(double m, unsigned k, double n) {
+    if (m < 1.0) return NAN;
+    if (n <= 0.0) return 0.0;
+    if (m == 1.0) return 1.0;
+    /* 1 - (1 - 1/m)^{kn} via log1p/expm1: exact to double precision for
+     * any m, even when kn/m is tiny. */
+    double set = -expm1((double)k * n * log1p(-1.0 / m));
+    return pow(set, (double)k);
+}
+
+double bf_bloom_model_fpp(uint64_t m, unsigned k, uint64_t n) {
+    if (m == 0 || k == 0) return NAN;
+    return bf__bloom_fpp((double)m, k, (double)n);
+}
+
+/* FPR falls as m grows (for fixed k, n): binary search per k. */
+static uint64_t smallest_m(double n, unsigned k, double fpp) {
+    uint64_t lo = 1, hi = BF_BLOOM_MAX_BITS;
+    if (bf__bloom_fpp((double)hi, k, n) > fpp) return 0;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (bf__bloom_fpp((double)mid, k, n) <= fpp)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+int bf__bloom_size(uint64_t n, double fpp, uint64_t *m_out, unsigned *k_out) {
+    if (!m_out || !k_out || !bf_fpp_valid(fpp)) return BF_EINVAL;
+    double dn = n ? (double)n : 1.0;
+    uint64_t best_m = 0;
+    unsigned best_k = 0;
+    for (unsigned k = 1; k <= BF_BLOOM_MAX_K; k++) {
+        uint64_t m = smallest_m(dn, k, fpp);
+        if (m && (best_m == 0 || m < best_m)) {
+            best_m = m;
+            best_k = k;
+        }
+    }
+    if (!best_m) return BF_ETOOBIG;
+    *m_out = best_m;
+    *k_out = best_k;
+    return BF_OK;
+}
+
+unsigned bf__bloom_best_k(uint64_t m, uint64_t n, double *fpp) {
+    double best = 2.0;
+    unsigned best_k = 1;
+    double dn = n ? (double)n : 1.0;
+    double kopt = (double)m / dn * log(2.0);
+    long lo = (long)floor(kopt) - 1, hi = (long)ceil(kopt) + 1;
+    if (lo < 1) lo = 1;
+    if (hi > (long)BF_BLOOM_MAX_K) hi = BF_BLOOM_MAX_K;
+    if (lo > hi) lo = hi;
+    for (long k = lo; k <= hi; k++) {
+        double p = bf__bloom_fpp((double)m, (unsigned)k, (double)n);
+        if (p < best) {
+            best = p;
+            best_k = (unsigned)k;
+        }
+    }
+    if (fpp) *fpp = best;
+    return best_k;
+}
+
+uint64_t bf__bloom_payload_bytes(uint64_t m) { return ((m + 63) / 64) * 8; }
+
+int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k) {
+    if (!out) return BF_EINVAL;
+    if (m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
+    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
+    uint64_t bytes = bf__bloom_payload_bytes(m);
+    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    bf_bloom *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    int rc = bf__alloc_bits(&f->region, (size_t)bytes);
+    if (rc) {
+        bf__free(f);
+        return rc;
+    }
+    f->bits = f->region.ptr;
+    f->data = f->bits;
+    f->m = m;
+    f->k = k;
+    f->num_bytes = bytes;
+    *out = f;
+    return BF_OK;
+}
+
+int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k) {
+    if (!out || !payload || m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
+    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
+    bf_bloom *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    f->data = payload;
+    f->m = m;
+    f->k = k;
+    f->num_bytes = bf__bloom_payload_bytes(m);
+    *out = f;
+    return BF_OK;
+}
+
+int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) { return bf__bloom_new_empty(out, m, k); }
+
+int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp) {
+    if (!out) return BF_EINVAL;
+    uint64_t m;
+    unsigned k;
+    int rc = bf__bloom_size(n, fpp, &m, &k);
+    return rc ? rc : bf__bloom_new_empty(out, m, k);
+}
+
+void bf_bloom_free(bf_bloom *f) {
+    if (!f) return;
+    bf__free_bits(&f->region);
+    bf__free(f);
+}
+
+void bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->bits)) return; /* read-only view */
+    bf_dh d = bf__dh_init(hash);
+    for (unsigned i = 0; i < f->k; i++) {
+        uint64_t p = bf__dh_next(&d, f->m);
+        f->bits[p >> 3] |= (uint8_t)(1u << (p & 7));
+    }
+}
+
+bool bf_bloom_contains_hash(const bf_bloom *f, uint64_t hash) {
+    bf_dh d = bf__dh_init(hash);
+    const uint8_t *b = f->data;
+    for (unsigned i = 0; i < f->k; i++) {
+        uint64_t p = bf__dh_next(&d, f->m);
+        if (!((b[p >> 3] >> (p & 7)) & 1)) return false;
+    }
+    return true;
+}
+
+/* The payload is little-endian 64-bit words in an allocation aligned to 64
+ * bytes: bit p lives in word p >> 6 at bit p & 63 of its little-endian
+ * value. */
+static inline uint64_t native_bit(uint64_t p) {
+    uint64_t m = (uint64_t)1 << (p & 63);
+#if BF_BIG_ENDIAN
+    m = __builtin_bswap64(m);
+#endif
+    return m;
+}
+
+void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->bits)) return;
+    uint64_t *w = (uint64_t *)(void *)f->bits;
+    bf_dh d = bf__dh_init(hash);
+    for (unsigned i = 0; i < f->k; i++) {
+        uint64_t p = bf__dh_next(&d, f->m);
+        uint64_t bit = native_bit(p);
+        /* Skip the locked RMW when the bit is already there. */
+        if (!(__atomic_load_n(&w[p >> 6], __ATOMIC_RELAXED) & bit))
+            __atomic_fetch_or(&w[p >> 6], bit, __ATOMIC_RELEASE);
+    }
+}
+
+bool bf_bloom_contains_hash_concurrent(const bf_bloom *f, uint64_t hash) {
+    if (!f->bits) return bf_bloom_contains_hash(f, hash); /* views never change */
+    const uint64_t *w = (const uint64_t *)(const void *)f->bits;
+    bf_dh d = bf__dh_init(hash);
+    for (unsigned i = 0; i < f->k; i++) {
+        uint64_t p = bf__dh_next(&d, f->m);
+        if (!(__atomic_load_n(&w[p >> 6], __ATOMIC_ACQUIRE) & native_bit(p))) return false;
+    }
+    return true;
+}
+
+uint64_t bf_bloom_num_bits(const bf_bloom *f) { return f->m; }
+unsigned bf_bloom_num_hashes(const bf_bloom *f) { return f->k; }
+
+uint64_t bf__bloom_bits_set(const bf_bloom *f) {
+    uint64_t set = 0, i = 0;
+    for (; i + 8 <= f->num_bytes; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(f->data + i));
+    for (; i < f->num_bytes; i++) set += (uint64_t)__builtin_popcount(f->data[i]);
+    return set;
+}

@@ -1,2 +1,121 @@
-/* Placeholder: filled in by the counting work. */
-typedef int bf_placeholder_counting;
+/*
+ * Counting Bloom filter (Fan, Cao, Almeida and Broder 2000): the classic
+ * filter's m and k (same sizing, same k positions from one 64-bit hash by
+ * enhanced double hashing and multiply-high), with 4-bit counters packed two
+ * per byte instead of bits.
+ *
+ *  - Saturation: a counter that reaches 15 sticks there; insert no longer
+ *    increments it and remove never decrements it. A stuck counter can only
+ *    make the filter answer "present" more often, never less, so overflow
+ *    cannot cause a false negative (with the optimal k a counter reaches 16
+ *    with probability < 1.37e-15; the cost of sticking is a slightly higher
+ *    FPR after many removes).
+ *  - Remove checks first: if any of the key's k counters is 0 the key is
+ *    absent, nothing changes and BF_ENOTFOUND is returned. Removing a key
+ *    that was never inserted but is a false positive decrements other keys'
+ *    counters and may create false negatives: only remove inserted keys.
+ *    Counters never go below 0.
+ *  - When two of a key's k positions coincide, insert increments that counter
+ *    twice and remove decrements it twice, so the pair stays balanced.
+ *
+ * Thread safety: none for writers; contains calls may run concurrently with
+ * each other.
+ */
+#include "baselines.h"
+
+uint64_t bf__counting_payload_bytes(uint64_t m) { return ((m + 15) / 16) * 8; }
+
+unsigned bf__counting_get(const uint8_t *data, uint64_t i) {
+    return (data[i >> 1] >> ((i & 1) * 4)) & 0xFu;
+}
+
+static inline void counter_set(uint8_t *data, uint64_t i, unsigned v) {
+    unsigned shift = (unsigned)(i & 1) * 4;
+    data[i >> 1] = (uint8_t)((data[i >> 1] & ~(0xFu << shift)) | (v << shift));
+}
+
+int bf__counting_new_mk(bf_counting **out, uint64_t m, unsigned k) {
+    if (!out) return BF_EINVAL;
+    if (m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
+    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
+    uint64_t bytes = bf__counting_payload_bytes(m);
+    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    bf_counting *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    int rc = bf__alloc_bits(&f->region, (size_t)bytes);
+    if (rc) {
+        bf__free(f);
+        return rc;
+    }
+    f->bits = f->region.ptr;
+    f->data = f->bits;
+    f->m = m;
+    f->k = k;
+    f->num_bytes = bytes;
+    *out = f;
+    return BF_OK;
+}
+
+int bf__counting_view(bf_counting **out, const uint8_t *payload, uint64_t m, unsigned k) {
+    if (!out || !payload || m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
+    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
+    bf_counting *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    f->data = payload;
+    f->m = m;
+    f->k = k;
+    f->num_bytes = bf__counting_payload_bytes(m);
+    *out = f;
+    return BF_OK;
+}
+
+int bf_counting_new_mk(bf_counting **out, uint64_t m, unsigned k) {
+    return bf__counting_new_mk(out, m, k);
+}
+
+int bf_counting_new(bf_counting **out, uint64_t n, double fpp) {
+    if (!out) return BF_EINVAL;
+    uint64_t m;
+    unsigned k;
+    int rc = bf__bloom_size(n, fpp, &m, &k);
+    return rc ? rc : bf__counting_new_mk(out, m, k);
+}
+
+void bf_counting_free(bf_counting *f) {
+    if (!f) return;
+    bf__free_bits(&f->region);
+    bf__free(f);
+}
+
+void bf_counting_insert_hash(bf_counting *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->bits)) return; /* read-only view */
+    bf_dh d = bf__dh_init(hash);
+    for (unsigned i = 0; i < f->k; i++) {
+        uint64_t p = bf__dh_next(&d, f->m);
+        unsigned c = bf__counting_get(f->bits, p);
+        if (c < BF_COUNTER_MAX) counter_set(f->bits, p, c + 1);
+    }
+}
+
+bool bf_counting_contains_hash(const bf_counting *f, uint64_t hash) {
+    bf_dh d = bf__dh_init(hash);
+    for (unsigned i = 0; i < f->k; i++)
+        if (!bf__counting_get(f->data, bf__dh_next(&d, f->m))) return false;
+    return true;
+}
+
+int bf_counting_remove_hash(bf_counting *f, uint64_t hash) {
+    if (!f) return BF_EINVAL;
+    if (!f->bits) return BF_EREADONLY;
+    if (!bf_counting_contains_hash(f, hash)) return BF_ENOTFOUND;
+    bf_dh d = bf__dh_init(hash);
+    for (unsigned i = 0; i < f->k; i++) {
+        uint64_t p = bf__dh_next(&d, f->m);
+        unsigned c = bf__counting_get(f->bits, p);
+        if (c > 0 && c < BF_COUNTER_MAX) counter_set(f->bits, p, c - 1);
+    }
+    return BF_OK;
+}
+
+uint64_t bf_counting_num_counters(const bf_counting *f) { return f->m; }
+unsigned bf_counting_num_hashes(const bf_counting *f) { return f->k; }

@@ -1,2 +1,371 @@
-/* Placeholder: filled in by the cuckoo work. */
-typedef int bf_placeholder_cuckoo;
+/*
+ * Cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher 2014).
+ *
+ * Layout. num_buckets buckets of 4 slots; a slot holds an f-bit fingerprint
+ * (f = 8, 12 or 16), packed: a bucket is f/2 bytes (4, 6 or 8), a
+ * little-endian integer whose bits [s*f, (s+1)*f) are slot s. So 12-bit
+ * fingerprints cost 12 bits, not 16. 0 marks an empty slot.
+ *
+ * Hashing a key's 64-bit hash h:
+ *   fingerprint  fp = 1 + floor(low32(h) * (2^f - 1) / 2^32), in [1, 2^f - 1]:
+ *                uniform over the non-zero values, so no value is
+ *                over-represented and 0 is never stored;
+ *   bucket       i1 = mulhi(h, N) (high bits of h, independent of fp);
+ *   alternate    i2 = (H(fp) - i1) mod N, with H(fp) = mulhi(fp * phi64, N)
+ *                (phi64 = 2^64 / golden ratio), and H(fp) forced odd when N is
+ *                even: H = 2 * mulhi(fp * phi64, N/2) + 1.
+ * Why this scheme: the xor rule i1 ^ hash(fp) of the paper needs a
+ * power-of-two N, which can leave a filter near 50% load and waste half its
+ * memory. (H - i) mod N is an involution for every N (alt(alt(i)) = i), so
+ * partial-key cuckoo hashing works at any table size: a fingerprint can move
+ * between its two buckets without knowing the key. With N even and H odd the
+ * two buckets always differ (they have opposite parity); sizing therefore
+ * always picks an even N. For an odd N (bf_cuckoo_new_buckets) a fraction
+ * 1/N of keys has i1 == i2, i.e. one bucket of 4 slots instead of two.
+ *
+ * Insert: a free slot in i1 or i2; otherwise kick: move a random slot's
+ * fingerprint of a random one of the two buckets to its alternate bucket, at
+ * most 500 times. If the last evicted fingerprint still has no place it goes
+ * into the one-entry victim slot (it is stored: the insert succeeds and every
+ * key still answers present). While the victim is occupied the filter is
+ * full: every insert returns BF_EFULL and changes nothing. A remove frees a
+ * slot and re-inserts the victim.
+ *
+ * The same key inserted repeatedly is stored once per insert (a multiset, so
+ * each insert can be undone by one remove). Its two buckets hold at most
+ * 2 * 4 = 8 copies; the 9th insert of the same key (both buckets full of its
+ * fingerprint) returns BF_EFULL and changes nothing; the filter stays usable
+ * for other keys.
+ *
+ * Remove of a key never inserted: if its fingerprint is in neither bucket
+ * (nor the victim) the filter says absent, nothing changes and BF_ENOTFOUND
+ * is returned. If it is a false positive, one matching fingerprint - another
+ * key's - is removed, and that key may become a false negative: callers must
+ * only remove keys they inserted (the structure cannot tell them apart).
+ *
+ * FPR: a foreign key matches a stored fingerprint with probability
+ * q = 1/(2^f - 1) per occupied slot of its two buckets, so at load a
+ * FPR = 1 - (1 - q)^{8a} ~= 8a / (2^f - 1) (the paper's 2b a / 2^f).
+ *
+ * Thread safety: none for writers; contains calls may run concurrently with
+ * each other.
+ */
+#include "baselines.h"
+
+#include <math.h>
+
+#define PHI64 0x9e3779b97f4a7c15ULL
+
+static inline uint64_t bucket_load(const uint8_t *p, unsigned bb) {
+    switch (bb) {
+    case 4: return bf_load_le32(p);
+    case 6: return bf_load_le32(p) | ((uint64_t)bf_load_le16(p + 4) << 32);
+    default: return bf_load_le64(p);
+    }
+}
+
+static inline void bucket_store(uint8_t *p, unsigned bb, uint64_t v) {
+    switch (bb) {
+    case 4: bf_store_le32(p, (uint32_t)v); break;
+    case 6:
+        bf_store_le32(p, (uint32_t)v);
+        bf_store_le16(p + 4, (uint16_t)(v >> 32));
+        break;
+    default: bf_store_le64(p, v); break;
+    }
+}
+
+static inline uint32_t slot_get(uint64_t b, unsigned f, unsigned s) {
+    return (uint32_t)(b >> (s * f)) & ((1u << f) - 1);
+}
+static inline uint64_t slot_set(uint64_t b, unsigned f, unsigned s, uint32_t fp) {
+    uint64_t mask = (uint64_t)((1u << f) - 1) << (s * f);
+    return (b & ~mask) | ((uint64_t)fp << (s * f));
+}
+/* Slot holding fp (fp = 0: a free slot), or -1. */
+static inline int slot_find(uint64_t b, unsigned f, uint32_t fp) {
+    for (unsigned s = 0; s < BF_CUCKOO_SLOTS; s++)
+        if (slot_get(b, f, s) == fp) return (int)s;
+    return -1;
+}
+
+static inline uint32_t fingerprint(uint64_t hash, unsigned f) {
+    return 1u + (uint32_t)(((uint64_t)(uint32_t)hash * ((1u << f) - 1)) >> 32);
+}
+static inline uint64_t index1(uint64_t hash, uint64_t n) { return bf_mulhi64(hash, n); }
+static inline uint64_t alt_index(uint64_t i, uint32_t fp, uint64_t n) {
+    uint64_t mixed = (uint64_t)fp * PHI64;
+    uint64_t h = (n & 1) ? bf_mulhi64(mixed, n) : 2 * bf_mulhi64(mixed, n >> 1) + 1;
+    uint64_t j = h + (n - i); /* h < n, 0 < n - i <= n: no overflow below 2^63 */
+    return j >= n ? j - n : j;
+}
+
+static inline uint64_t bucket_at(const bf_cuckoo *f, uint64_t i) {
+    return bucket_load(f->data + i * f->bucket_bytes, f->bucket_bytes);
+}
+static inline void bucket_put(bf_cuckoo *f, uint64_t i, uint64_t b) {
+    bucket_store(f->table + i * f->bucket_bytes, f->bucket_bytes, b);
+}
+
+static inline uint64_t next_rand(bf_cuckoo *f) {
+    uint64_t x = f->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    f->rng = x;
+    return x;
+}
+
+static bool fits_valid(unsigned fp_bits) { return fp_bits == 8 || fp_bits == 12 || fp_bits == 16; }
+
+static int cuckoo_alloc(bf_cuckoo **out, uint64_t num_buckets, unsigned fp_bits, bool view) {
+    if (!out || num_buckets == 0 || !fits_valid(fp_bits)) return BF_EINVAL;
+    if (num_buckets > BF_CUCKOO_MAX_BUCKETS) return BF_ETOOBIG;
+    uint64_t bytes = num_buckets * (fp_bits / 2);
+    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    bf_cuckoo *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    if (!view) {
+        int rc = bf__alloc_bits(&f->region, (size_t)bytes);
+        if (rc) {
+            bf__free(f);
+            return rc;
+        }
+        f->table = f->region.ptr;
+        f->data = f->table;
+    }
+    f->num_buckets = num_buckets;
+    f->fp_bits = fp_bits;
+    f->bucket_bytes = fp_bits / 2;
+    f->num_bytes = bytes;
+    f->rng = 0x2545f4914f6cdd1dULL;
+    *out = f;
+    return BF_OK;
+}
+
+int bf_cuckoo_new_buckets(bf_cuckoo **out, uint64_t num_buckets, unsigned fp_bits) {
+    return cuckoo_alloc(out, num_buckets, fp_bits, false);
+}
+
+int bf__cuckoo_view(bf_cuckoo **out, const uint8_t *table, uint64_t num_buckets, unsigned fp_bits,
+                    uint64_t count, uint64_t victim_index, uint32_t victim_fp) {
+    if (!table) return BF_EINVAL;
+    bf_cuckoo *f = NULL;
+    int rc = cuckoo_alloc(&f, num_buckets, fp_bits, true);
+    if (rc) return rc;
+    f->data = table;
+    f->count = count;
+    f->victim_index = victim_index;
+    f->victim_fp = victim_fp;
+    *out = f;
+    return BF_OK;
+}
+
+double bf__cuckoo_model_fpp(unsigned fp_bits, double load) {
+    double q = 1.0 / (double)((1u << fp_bits) - 1);
+    return -expm1(2.0 * BF_CUCKOO_SLOTS * load * log1p(-q));
+}
+
+/* Load the sizing plans for. Large tables fill to ~95.5% with 500 kicks;
+ * small ones vary more, so they get a lower target: n keys fit with
+ * overwhelming probability (tests/baselines checks every n up to 4096). */
+double bf__cuckoo_design_load(uint64_t n) {
+    if (n >= 4096) return BF_CUCKOO_DESIGN_LOAD;
+    if (n >= 256) return 0.90;
+    if (n >= 32) return 0.80;
+    return 0.5;
+}
+
+int bf__cuckoo_size(uint64_t n, double fpp, uint64_t *num_buckets, unsigned *fp_bits) {
+    if (!num_buckets || !fp_bits || !bf_fpp_valid(fpp)) return BF_EINVAL;
+    if (n == 0) n = 1;
+    static const unsigned bits[3] = {8, 12, 16};
+    double best_cost = INFINITY;
+    uint64_t best_n = 0;
+    unsigned best_f = 0;
+    for (unsigned j = 0; j < 3; j++) {
+        unsigned f = bits[j];
+        double q = 1.0 / (double)((1u << f) - 1);
+        /* Highest load whose FPR meets fpp; at most the design load. */
+        double load = log1p(-fpp) / (2.0 * BF_CUCKOO_SLOTS * log1p(-q));
+        double dl = bf__cuckoo_design_load(n);
+        if (load > dl) load = dl;
+        double buckets = ceil((double)n / (BF_CUCKOO_SLOTS * load));
+        if (buckets < 2) buckets = 2;
+        if (buckets > (double)BF_CUCKOO_MAX_BUCKETS) continue;
+        uint64_t nb = (uint64_t)buckets;
+        nb += nb & 1; /* even: the two buckets of a key always differ */
+        /* Rounding may leave the FPR a hair above fpp: grow until met. */
+        while (bf__cuckoo_model_fpp(f, (double)n / (BF_CUCKOO_SLOTS * (double)nb)) > fpp) nb += 2;
+        double cost = (double)nb * f;
+        if (cost < best_cost) {
+            best_cost = cost;
+            best_n = nb;
+            best_f = f;
+        }
+    }
+    if (!best_n) return BF_ETOOBIG;
+    *num_buckets = best_n;
+    *fp_bits = best_f;
+    return BF_OK;
+}
+
+int bf_cuckoo_new(bf_cuckoo **out, uint64_t n, double fpp) {
+    if (!out) return BF_EINVAL;
+    uint64_t nb;
+    unsigned f;
+    int rc = bf__cuckoo_size(n, fpp, &nb, &f);
+    return rc ? rc : bf_cuckoo_new_buckets(out, nb, f);
+}
+
+void bf_cuckoo_free(bf_cuckoo *f) {
+    if (!f) return;
+    bf__free_bits(&f->region);
+    bf__free(f);
+}
+
+/* Store fp, one of whose buckets is i. Always stores it (in the table or the
+ * victim slot); the caller has checked that the victim slot is free. */
+static void insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
+    const unsigned bits = f->fp_bits;
+    uint64_t i2 = alt_index(i, fp, f->num_buckets);
+    uint64_t b1 = bucket_at(f, i);
+    int s = slot_find(b1, bits, 0);
+    if (s >= 0) {
+        bucket_put(f, i, slot_set(b1, bits, (unsigned)s, fp));
+        f->count++;
+        return;
+    }
+    uint64_t b2 = bucket_at(f, i2);
+    s = slot_find(b2, bits, 0);
+    if (s >= 0) {
+        bucket_put(f, i2, slot_set(b2, bits, (unsigned)s, fp));
+        f->count++;
+        return;
+    }
+    uint64_t cur = (next_rand(f) & 1) ? i : i2;
+    uint32_t curfp = fp;
+    for (unsigned kick = 0; kick < BF_CUCKOO_MAX_KICKS; kick++) {
+        uint64_t r = next_rand(f);
+        unsigned victim_slot = (unsigned)(r >> 62);
+        uint64_t b = bucket_at(f, cur);
+        uint32_t out = slot_get(b, bits, victim_slot);
+        bucket_put(f, cur, slot_set(b, bits, victim_slot, curfp));
+        curfp = out;
+        cur = alt_index(cur, curfp, f->num_buckets);
+        b = bucket_at(f, cur);
+        s = slot_find(b, bits, 0);
+        if (s >= 0) {
+            bucket_put(f, cur, slot_set(b, bits, (unsigned)s, curfp));
+            f->count++;
+            return;
+        }
+    }
+    f->victim_index = cur;
+    f->victim_fp = curfp;
+    f->count++;
+}
+
+/* True if both buckets of the key hold nothing but copies of fp. */
+static bool saturated_by(const bf_cuckoo *f, uint64_t i1, uint64_t i2, uint32_t fp) {
+    uint64_t b1 = bucket_at(f, i1), b2 = bucket_at(f, i2);
+    for (unsigned s = 0; s < BF_CUCKOO_SLOTS; s++)
+        if (slot_get(b1, f->fp_bits, s) != fp || slot_get(b2, f->fp_bits, s) != fp) return false;
+    return true;
+}
+
+int bf_cuckoo_insert_hash(bf_cuckoo *f, uint64_t hash) {
+    if (!f) return BF_EINVAL;
+    if (!f->table) return BF_EREADONLY;
+    if (f->victim_fp) return BF_EFULL;
+    uint32_t fp = fingerprint(hash, f->fp_bits);
+    uint64_t i1 = index1(hash, f->num_buckets);
+    uint64_t i2 = alt_index(i1, fp, f->num_buckets);
+    if (saturated_by(f, i1, i2, fp)) return BF_EFULL;
+    insert_fp(f, i1, fp);
+    return BF_OK;
+}
+
+bool bf_cuckoo_contains_hash(const bf_cuckoo *f, uint64_t hash) {
+    const unsigned bits = f->fp_bits;
+    uint32_t fp = fingerprint(hash, bits);
+    uint64_t i1 = index1(hash, f->num_buckets);
+    uint64_t i2 = alt_index(i1, fp, f->num_buckets);
+    if (slot_find(bucket_at(f, i1), bits, fp) >= 0 || slot_find(bucket_at(f, i2), bits, fp) >= 0)
+        return true;
+    return f->victim_fp == fp && (f->victim_index == i1 || f->victim_index == i2);
+}
+
+int bf_cuckoo_remove_hash(bf_cuckoo *f, uint64_t hash) {
+    if (!f) return BF_EINVAL;
+    if (!f->table) return BF_EREADONLY;
+    const unsigned bits = f->fp_bits;
+    uint32_t fp = fingerprint(hash, bits);
+    uint64_t i1 = index1(hash, f->num_buckets);
+    uint64_t i2 = alt_index(i1, fp, f->num_buckets);
+    uint64_t cand[2] = {i1, i2};
+    for (unsigned c = 0; c < 2; c++) {
+        uint64_t b = bucket_at(f, cand[c]);
+        int s = slot_find(b, bits, fp);
+        if (s < 0) continue;
+        bucket_put(f, cand[c], slot_set(b, bits, (unsigned)s, 0));
+        f->count--;
+        if (f->victim_fp) {
+            /* A slot is free now: give the victim a home (it may end up in
+             * the victim slot again, but it is never dropped). */
+            uint32_t vfp = f->victim_fp;
+            f->victim_fp = 0;
+            f->count--;
+            insert_fp(f, f->victim_index, vfp);
+            if (!f->victim_fp) f->victim_index = 0;
+        }
+        return BF_OK;
+    }
+    if (f->victim_fp == fp && (f->victim_index == i1 || f->victim_index == i2)) {
+        f->victim_fp = 0;
+        f->victim_index = 0;
+        f->count--;
+        return BF_OK;
+    }
+    return BF_ENOTFOUND;
+}
+
+uint64_t bf_cuckoo_count(const bf_cuckoo *f) { return f->count; }
+uint64_t bf_cuckoo_num_buckets(const bf_cuckoo *f) { return f->num_buckets; }
+unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f) { return f->fp_bits; }
+
+uint64_t bf__cuckoo_occupied(const bf_cuckoo *f) {
+    uint64_t occ = 0;
+    for (uint64_t i = 0; i < f->num_buckets; i++) {
+        uint64_t b = bucket_at(f, i);
+        for (unsigned s = 0; s < BF_CUCKOO_SLOTS; s++) occ += slot_get(b, f->fp_bits, s) != 0;
+    }
+    return occ;
+}
+
+/* FPR of the table as it stands: a foreign key misses bucket i with
+ * probability (1 - q)^{occ(i)}; its two buckets are (pseudo-)independent, so
+ * FPR = 1 - S^2 with S the mean of (1 - q)^{occ(i)} over buckets. */
+double bf__cuckoo_est_fpp(const bf_cuckoo *f) {
+    double q = 1.0 / (double)((1u << f->fp_bits) - 1);
+    double pow_miss[BF_CUCKOO_SLOTS + 1];
+    for (unsigned o = 0; o <= BF_CUCKOO_SLOTS; o++) pow_miss[o] = pow(1.0 - q, (double)o);
+    uint64_t hist[BF_CUCKOO_SLOTS + 1] = {0};
+    for (uint64_t i = 0; i < f->num_buckets; i++) {
+        uint64_t b = bucket_at(f, i);
+        unsigned occ = 0;
+        for (unsigned s = 0; s < BF_CUCKOO_SLOTS; s++) occ += slot_get(b, f->fp_bits, s) != 0;
+        hist[occ]++;
+    }
+    double s = 0;
+    for (unsigned o = 0; o <= BF_CUCKOO_SLOTS; o++) s += (double)hist[o] * pow_miss[o];
+    s /= (double)f->num_buckets;
+    return 1.0 - s * s;
+}
+
+void bf__cuckoo_clear(bf_cuckoo *f) {
+    memset(f->table, 0, (size_t)f->num_bytes);
+    f->count = 0;
+    f->victim_fp = 0;
+    f->victim_index = 0;
+}

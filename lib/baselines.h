@@ -1,0 +1,121 @@
+/* The baseline families (classic Bloom, counting Bloom, cuckoo): their
+ * objects, shared by bloom.c, counting.c, cuckoo.c and the generic layer
+ * (filter.c), which reads and writes their payloads directly.
+ *
+ * Every payload is kept in memory in its portable byte layout, so saving is
+ * a copy and a read-only view reads the caller's bytes in place (byte or
+ * memcpy loads only: any alignment, any host byte order). */
+#ifndef BF_BASELINES_H
+#define BF_BASELINES_H
+
+#include "internal.h"
+
+/* Limits. 2^48 bits is 32 TiB: every size below is computed without
+ * overflow, and allocation refuses what the machine cannot hold. */
+#define BF_BLOOM_MAX_BITS ((uint64_t)1 << 48)
+#define BF_BLOOM_MAX_K 64u
+#define BF_COUNTER_MAX 15u
+#define BF_CUCKOO_SLOTS 4u
+#define BF_CUCKOO_MAX_BUCKETS ((uint64_t)1 << 44)
+#define BF_CUCKOO_MAX_KICKS 500u
+/* Load factor the sizing plans for (see cuckoo.c). */
+#define BF_CUCKOO_DESIGN_LOAD 0.94
+/* Bytes after the buckets in a saved cuckoo payload: count, victim index,
+ * victim fingerprint, reserved. */
+#define BF_CUCKOO_TRAILER_BYTES 24u
+
+/* Classic Bloom filter: bit i is bit (i & 7) of byte i >> 3 (little-endian
+ * 64-bit words); the payload is 8 * ceil(m / 64) bytes, padding bits zero. */
+struct bf_bloom {
+    uint8_t *bits;        /* writable; NULL for a read-only view */
+    const uint8_t *data;  /* for reading (== bits when owned) */
+    uint64_t m;
+    unsigned k;
+    uint64_t num_bytes;
+    bf_region region;
+};
+
+/* Counting Bloom filter: counter i is the low nibble of byte i >> 1 for even
+ * i, the high nibble for odd i; payload 8 * ceil(m / 16) bytes, padding
+ * nibbles zero. 15 is sticky. */
+struct bf_counting {
+    uint8_t *bits;
+    const uint8_t *data;
+    uint64_t m;
+    unsigned k;
+    uint64_t num_bytes;
+    bf_region region;
+};
+
+/* Cuckoo filter: num_buckets buckets of 4 slots of fp_bits bits; bucket j is
+ * the fp_bits / 2 bytes at j * fp_bits / 2, a little-endian integer whose
+ * bits [s f, (s+1) f) hold slot s. Fingerprint 0 marks an empty slot. */
+struct bf_cuckoo {
+    uint8_t *table;       /* writable; NULL for a read-only view */
+    const uint8_t *data;
+    uint64_t num_buckets;
+    unsigned fp_bits;
+    unsigned bucket_bytes; /* fp_bits / 2 */
+    uint64_t num_bytes;    /* table bytes: num_buckets * bucket_bytes */
+    uint64_t count;        /* fingerprints stored, victim included */
+    uint64_t victim_index;
+    uint32_t victim_fp;    /* 0: no victim */
+    uint64_t rng;          /* kick-out choices (xorshift) */
+    bf_region region;
+};
+
+/* Enhanced double hashing (Dillinger and Manolios 2004) over 64-bit values,
+ * each reduced to [0, m) by multiply-high. The second hash is a finaliser of
+ * the first, so one 64-bit hash yields all k positions. */
+static inline uint64_t bf__mix64(uint64_t z) {
+    z ^= z >> 33;
+    z *= 0xff51afd7ed558ccdULL;
+    z ^= z >> 33;
+    z *= 0xc4ceb9fe1a85ec53ULL;
+    z ^= z >> 33;
+    return z;
+}
+typedef struct bf_dh {
+    uint64_t x, y, i;
+} bf_dh;
+static inline bf_dh bf__dh_init(uint64_t hash) {
+    bf_dh d = {hash, bf__mix64(hash ^ 0x9e3779b97f4a7c15ULL), 0};
+    return d;
+}
+static inline uint64_t bf__dh_next(bf_dh *d, uint64_t m) {
+    uint64_t pos = bf_mulhi64(d->x, m);
+    d->x += d->y;
+    d->y += ++d->i;
+    return pos;
+}
+
+/* Shared sizing and models (bloom.c). */
+BF_HIDDEN double bf__bloom_fpp(double m, unsigned k, double n);
+/* Smallest m (and its k) with exact FPR <= fpp over integer k in 1..64. */
+BF_HIDDEN int bf__bloom_size(uint64_t n, double fpp, uint64_t *m, unsigned *k);
+/* Best integer k for m cells and n keys, and its FPR. */
+BF_HIDDEN unsigned bf__bloom_best_k(uint64_t m, uint64_t n, double *fpp);
+BF_HIDDEN uint64_t bf__bloom_payload_bytes(uint64_t m);
+BF_HIDDEN uint64_t bf__counting_payload_bytes(uint64_t m);
+
+/* Read-only views over caller payloads (already validated by the caller). */
+BF_HIDDEN int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k);
+BF_HIDDEN int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k);
+BF_HIDDEN int bf__counting_view(bf_counting **out, const uint8_t *payload, uint64_t m, unsigned k);
+BF_HIDDEN int bf__counting_new_mk(bf_counting **out, uint64_t m, unsigned k);
+BF_HIDDEN uint64_t bf__bloom_bits_set(const bf_bloom *f);
+BF_HIDDEN unsigned bf__counting_get(const uint8_t *data, uint64_t i);
+
+/* Cuckoo internals. */
+BF_HIDDEN int bf__cuckoo_size(uint64_t n, double fpp, uint64_t *num_buckets, unsigned *fp_bits);
+BF_HIDDEN double bf__cuckoo_model_fpp(unsigned fp_bits, double load);
+/* The load sizing plans for with n keys (<= BF_CUCKOO_DESIGN_LOAD). */
+BF_HIDDEN double bf__cuckoo_design_load(uint64_t n);
+BF_HIDDEN int bf__cuckoo_view(bf_cuckoo **out, const uint8_t *table, uint64_t num_buckets,
+                              unsigned fp_bits, uint64_t count, uint64_t victim_index,
+                              uint32_t victim_fp);
+BF_HIDDEN uint64_t bf__cuckoo_occupied(const bf_cuckoo *f);
+BF_HIDDEN double bf__cuckoo_est_fpp(const bf_cuckoo *f);
+BF_HIDDEN void bf__cuckoo_clear(bf_cuckoo *f);
+
+#endif
