@@ -251,6 +251,8 @@ BF_API double bf_bloom_model_fpp(uint64_t m, unsigned k, uint64_t n);
 
 typedef struct bf_counting bf_counting;
 BF_API int bf_counting_new(bf_counting **out, uint64_t n, double fpp);
+/** m 4-bit counters (any m >= 1) and k hashes (1..64). */
+BF_API int bf_counting_new_mk(bf_counting **out, uint64_t m, unsigned k);
 BF_API void bf_counting_free(bf_counting *f);
 BF_API void bf_counting_insert_hash(bf_counting *f, uint64_t hash);
 /** BF_OK, or BF_ENOTFOUND (nothing changed) if the key is absent. */
@@ -373,7 +375,11 @@ BF_API int bf_filter_view(bf_filter **out, const void *buf, size_t len,
 /** Save to a file atomically (temporary file, fsync, rename). */
 BF_API int bf_filter_save_file(const bf_filter *f, const char *path);
 BF_API int bf_filter_load_file(bf_filter **out, const char *path);
-/** Map a saved filter read-only (mmap, no copy); freed by bf_filter_free. */
+/** Map a saved filter read-only (mmap, no copy); freed by bf_filter_free.
+ *  flags: BF_VIEW_VERIFY_PAYLOAD and/or BF_MAP_PREFAULT. The file must not
+ *  be truncated while mapped (bf_filter_save_file replaces files by rename,
+ *  which is safe: the mapping keeps the old contents). */
+#define BF_MAP_PREFAULT 2u /* read the whole file in now (MAP_POPULATE) */
 BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags);
 
 #ifdef __cplusplus
