@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# The blockfilter tool end to end: build, query, info, merge, convert,
+# bad files, empty input, keys with embedded NUL and invalid UTF-8.
+#
+#   tests/engine/cli.sh PATH/TO/blockfilter
+#
+# BF_CLI_WRAPPER (optional) runs every invocation under a wrapper, e.g.
+#   BF_CLI_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+# (an error report turns the exit status into 99, which no check expects).
+# BF_TEST_DATA: the test data directory (Parquet fixtures).
+set -u
+BF=$(realpath "$1")
+DATA=${BF_TEST_DATA:-$(dirname "$0")/../data}
+WRAP=${BF_CLI_WRAPPER:-}
+T=$(mktemp -d "${TMPDIR:-/tmp}/bf_cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+pass=0
+fail=0
+
+bf() { $WRAP "$BF" "$@"; }
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect STATUS DESCRIPTION -- command...: runs it, stdout to out, stderr to err.
+expect() {
+  local want=$1 what=$2
+  shift 3
+  "$@" >out 2>err
+  local got=$?
+  if [ "$got" -eq "$want" ]; then ok; else
+    bad "$what: exit $got, want $want"
+    sed 's/^/    stderr: /' err | head -5 >&2
+  fi
+}
+# has FILE PATTERN DESCRIPTION: grep -E in a file.
+has() { if grep -Eq -- "$2" "$1"; then ok; else bad "$3: no /$2/ in $1: $(head -c 300 "$1")"; fi; }
+
+# ---- keys -------------------------------------------------------------
+seq 1 2000 | sed 's/^/key-/' >keys.txt
+seq 2001 4000 | sed 's/^/key-/' >keys2.txt
+seq 100001 102000 | sed 's/^/absent-/' >absent.txt
+: >empty.txt
+# Keys that are bytes, not text: embedded NUL, invalid UTF-8, a lone CR,
+# an empty key (empty line), and a last line without a newline.
+printf 'a\000b\n\377\376\375\nnul-at-end\000\n\r\n\nlast-no-newline' >binary.txt
+
+# ---- help and usage ---------------------------------------------------
+expect 0 "--help" -- bf --help
+has out "commands:" "--help lists commands"
+for c in calc build query info merge convert; do
+  expect 0 "$c --help" -- bf "$c" --help
+  has out "^usage: blockfilter $c" "$c --help"
+done
+expect 2 "no command" -- bf
+expect 2 "unknown command" -- bf frobnicate
+has err "unknown command 'frobnicate'" "unknown command named"
+expect 0 "--version" -- bf --version
+has out "^blockfilter [0-9]+\.[0-9]+\.[0-9]+" "--version"
+
+# ---- calc -------------------------------------------------------------
+expect 0 "calc" -- bf calc --n 1M --fpp 0.01
+for fam in sbbf bloom counting cuckoo; do has out "^$fam " "calc row $fam"; done
+# sbbf at 1%: about 10-13 bits/key, and its model FPR does not exceed the target
+awk '$1=="sbbf" { if ($3 < 9 || $3 > 14 || $6 > 0.01) exit 1 }' out && ok || bad "calc sbbf figures: $(grep sbbf out)"
+expect 0 "calc reverse" -- bf calc --n 1000000 --bytes 1Mi
+for fam in sbbf bloom counting cuckoo; do has out "^$fam " "calc reverse row $fam"; done
+awk '$1=="bloom" { if ($2 <= 0 || $2 >= 1) exit 1 }' out && ok || bad "calc reverse bloom fpp"
+expect 2 "calc bad fpp" -- bf calc --n 10 --fpp 1.5
+has err "fpp" "calc bad fpp message"
+expect 2 "calc both modes" -- bf calc --n 10 --fpp 0.1 --bytes 64
+expect 2 "calc no n" -- bf calc --fpp 0.1
+
+# ---- build + query, every family, file and stdin ----------------------
+for fam in sbbf bloom counting cuckoo; do
+  expect 0 "build $fam from file" -- bf build --quiet --family "$fam" --fpp 0.001 -o "$fam.bf" keys.txt
+  expect 0 "query $fam all present" -- bf query "$fam.bf" keys.txt
+  [ "$(grep -c $'\tmaybe$' out)" -eq 2000 ] && ok || bad "query $fam: not 2000 maybe lines"
+  expect 1 "query $fam absent keys" -- bf query --count "$fam.bf" absent.txt
+  no=$(awk '$1=="no"{print $2}' out)
+  [ "${no:-0}" -ge 1980 ] && ok || bad "query $fam absent: only ${no:-?} of 2000 'no' (fpp 0.001)"
+  expect 0 "info $fam" -- bf info "$fam.bf"
+  has out "^family: +$fam$" "info $fam family"
+  has out "^keys inserted: +2000$" "info $fam keys"
+  has out "^format version: +1$" "info $fam version"
+done
+# stdin, no --n: buffered, sized for exactly the keys read.
+expect 0 "build from stdin" -- bash -c "$WRAP '$BF' build --quiet -o stdin.bf < keys.txt"
+expect 0 "query stdin-built" -- bash -c "$WRAP '$BF' query --count stdin.bf < keys.txt"
+has out "^maybe 2000$" "stdin-built has every key"
+# The same keys give the same filter whichever way they came in.
+expect 0 "build from file, default family" -- bf build --quiet -o file.bf keys.txt
+cmp -s stdin.bf file.bf && ok || bad "stdin and file builds differ"
+# --n given: no counting pass.
+expect 0 "build with --n" -- bf build --quiet --n 5000 -o n.bf keys.txt
+expect 0 "query --n build" -- bf query --count n.bf keys.txt
+expect 2 "build without -o" -- bf build keys.txt
+expect 2 "build bad family" -- bf build --family nope -o x.bf keys.txt
+has err "family" "bad family message"
+expect 2 "build missing input" -- bf build -o x.bf no-such-file.txt
+has err "no-such-file.txt.*No such file" "missing input named"
+[ ! -e x.bf ] && ok || bad "failed build left an output file"
+
+# Query output: the key bytes, a tab, the answer.
+printf 'key-1\nabsent-100001\n' >two.txt
+expect 1 "query mixed" -- bf query sbbf.bf two.txt
+printf 'key-1\tmaybe\nabsent-100001\tno\n' >want.txt
+cmp -s out want.txt && ok || bad "query output format: $(od -c out | head -3)"
+
+# Cuckoo that cannot hold the keys: a clear error, no file.
+seq 1 50000 >many.txt
+expect 2 "cuckoo overfull" -- bf build --quiet --family cuckoo --n 100 -o full.bf many.txt
+has err "many.txt: line [0-9]+: filter full" "cuckoo overfull message"
+[ ! -e full.bf ] && ok || bad "overfull build left a file"
+
+# ---- keys are bytes ---------------------------------------------------
+expect 0 "build binary keys" -- bf build --quiet --fpp 0.000001 -o bin.bf binary.txt
+expect 0 "query binary keys" -- bf query bin.bf binary.txt
+# Output echoes each key byte for byte (6 keys), all maybe.
+printf 'a\000b\tmaybe\n\377\376\375\tmaybe\nnul-at-end\000\tmaybe\n\r\tmaybe\n\tmaybe\nlast-no-newline\tmaybe\n' >want.txt
+cmp -s out want.txt && ok || bad "binary keys echoed: $(od -c out | head -5)"
+expect 0 "info binary" -- bf info bin.bf
+has out "^keys inserted: +6$" "6 binary keys"
+# Prefixes cut at the NUL, or the bytes without the CR, are other keys.
+printf 'a\nnul-at-end\nlast-no-newline\n' >near.txt
+expect 1 "near keys differ" -- bf query --count bin.bf near.txt
+has out "^no 2$" "'a' and 'nul-at-end' are not 'a\\0b' and 'nul-at-end\\0'"
+# --crlf removes one CR before LF, on build and query alike.
+printf 'one\r\ntwo\r\n' >crlf.txt
+printf 'one\ntwo\n' >lf.txt
+expect 0 "build --crlf" -- bf build --quiet --crlf --fpp 0.000001 -o crlf.bf crlf.txt
+expect 0 "query LF keys in CRLF-built filter" -- bf query --count crlf.bf lf.txt
+expect 1 "without --crlf the CR is part of the key" -- bf query --count crlf.bf crlf.txt
+expect 0 "query --crlf" -- bf query --count --crlf crlf.bf crlf.txt
+
+# ---- empty input ------------------------------------------------------
+expect 0 "build empty file" -- bf build --quiet -o empty.bf empty.txt
+expect 0 "info empty" -- bf info empty.bf
+has out "^keys inserted: +0$" "empty filter has 0 keys"
+has out "^fill ratio: +0.000000$" "empty filter fill"
+expect 0 "query empty input" -- bf query --count empty.bf empty.txt
+has out "^total 0$" "empty query totals"
+expect 1 "query against empty filter" -- bf query --count empty.bf keys.txt
+has out "^no 2000$" "empty filter says no"
+expect 0 "build empty stdin" -- bash -c "$WRAP '$BF' build --quiet -o empty2.bf < /dev/null"
+
+# ---- info --json ------------------------------------------------------
+expect 0 "info --json" -- bf info --json sbbf.bf
+if command -v python3 >/dev/null; then
+  python3 -c '
+import json, sys
+d = json.load(open("out"))
+assert d["family"] == "sbbf" and d["keys_inserted"] == 2000 and d["format_version"] == 1
+assert 0 < d["fill_ratio"] < 1 and 0 <= d["est_fpp"] < 0.01 and d["keyed"] is False
+assert d["file_bytes"] == d["payload_bytes"] + 64 and d["k"] == 8
+assert 1800 < d["est_keys"] < 2200, d["est_keys"]
+' && ok || bad "info --json fields: $(cat out)"
+else
+  has out '"family":"sbbf"' "info --json family"
+fi
+
+# ---- keyed ------------------------------------------------------------
+expect 0 "build --seed" -- bf build --quiet --seed 0x2a -o keyed.bf keys.txt
+expect 0 "info keyed" -- bf info keyed.bf
+has out "keyed, seed 0x000000000000002a" "info shows the seed"
+expect 0 "query keyed" -- bf query --count keyed.bf keys.txt
+cmp -s keyed.bf file.bf && bad "keyed filter equals unkeyed" || ok
+expect 0 "build --keyed" -- bf build --quiet --keyed -o rkeyed.bf keys.txt
+expect 0 "query random-keyed" -- bf query --count rkeyed.bf keys.txt
+expect 2 "--seed with --keyed" -- bf build --seed 1 --keyed -o x.bf keys.txt
+
+# ---- merge ------------------------------------------------------------
+for fam in sbbf bloom counting; do
+  expect 0 "build A $fam" -- bf build --quiet --family $fam --n 4000 -o A.bf keys.txt
+  expect 0 "build B $fam" -- bf build --quiet --family $fam --n 4000 -o B.bf keys2.txt
+  expect 0 "merge $fam" -- bf merge -o AB.bf A.bf B.bf
+  cat keys.txt keys2.txt >both.txt
+  expect 0 "merged $fam has both" -- bf query --count AB.bf both.txt
+  has out "^maybe 4000$" "merged $fam count"
+  expect 0 "info merged $fam" -- bf info AB.bf
+done
+expect 0 "merge in place" -- bf merge -o A.bf A.bf B.bf
+expect 0 "in-place merge has both" -- bf query --count A.bf both.txt
+expect 2 "merge size mismatch" -- bf merge -o M.bf sbbf.bf n.bf
+has err "n.bf: cannot merge into sbbf.bf: filters differ" "mismatch names both files"
+expect 2 "merge families" -- bf merge -o M.bf sbbf.bf bloom.bf
+has err "bloom.bf" "family mismatch names the file"
+expect 2 "merge cuckoo" -- bf merge -o M.bf cuckoo.bf cuckoo.bf
+has err "cuckoo.bf: .*unsupported" "cuckoo merge unsupported"
+expect 2 "merge one input" -- bf merge -o M.bf A.bf
+[ ! -e M.bf ] && ok || bad "failed merge left a file"
+
+# ---- convert ----------------------------------------------------------
+expect 0 "to parquet" -- bf convert --to parquet sbbf.bf -o sbbf.parquet.bin
+expect 0 "back to native" -- bf convert --to native sbbf.parquet.bin -o back.bf
+expect 0 "round-tripped has every key" -- bf query --count back.bf keys.txt
+expect 0 "back to parquet" -- bf convert --to parquet back.bf -o again.bin
+cmp -s sbbf.parquet.bin again.bin && ok || bad "parquet -> native -> parquet not identical"
+# The Parquet fixture (parquet-mr/Arrow bytes): values known present/absent.
+fx=$DATA/parquet/bloom_filter.xxhash.bin
+expect 0 "fixture to native" -- bf convert --to native "$fx" -o fx.bf
+printf 'hello\nparquet\nbloom\nfilter\n' >fx-present.txt
+printf 'Hello\nworld\nNOT_EXISTS\nfoo\n' >fx-absent.txt
+expect 0 "fixture present values" -- bf query --count fx.bf fx-present.txt
+expect 1 "fixture absent values" -- bf query --count fx.bf fx-absent.txt
+has out "^no 4$" "fixture absent values all no"
+expect 0 "fixture back to parquet" -- bf convert --to parquet fx.bf -o fx.bin
+cmp -s "$fx" fx.bin && ok || bad "fixture round trip not byte-identical"
+expect 0 "info fixture" -- bf info fx.bf
+has out "^keys inserted: +4$" "converted filter records set bits / 8 keys"
+expect 2 "legacy fixture refused" -- bf convert --to native "$DATA/parquet/bloom_filter.bin" -o legacy.bf
+has err "bloom_filter.bin: not a Parquet Bloom filter" "legacy refusal names file"
+expect 2 "query a Parquet file" -- bf query "$fx" fx-present.txt
+has err "Parquet filter, not a native one" "query of Parquet bytes explains"
+expect 2 "bloom to parquet" -- bf convert --to parquet bloom.bf -o x.bin
+has err "bloom.bf: a bloom filter; only sbbf" "non-sbbf convert message"
+expect 2 "keyed to parquet" -- bf convert --to parquet keyed.bf -o x.bin
+has err "keyed" "keyed convert message"
+expect 2 "convert bad --to" -- bf convert --to csv sbbf.bf -o x.bin
+expect 2 "native file to native" -- bf convert --to native sbbf.bf -o x.bf
+[ ! -e x.bin ] && [ ! -e x.bf ] && ok || bad "failed convert left a file"
+
+# ---- bad files --------------------------------------------------------
+size=$(stat -c %s sbbf.bf)
+head -c 100 sbbf.bf >trunc.bf
+head -c 40 sbbf.bf >trunc-header.bf
+{ printf 'XXXX'; tail -c +5 sbbf.bf; } >magic.bf
+cp sbbf.bf corrupt.bf
+printf '\125' | dd of=corrupt.bf bs=1 seek=$((size - 7)) conv=notrunc status=none
+cp sbbf.bf corrupt-header.bf
+printf '\377' | dd of=corrupt-header.bf bs=1 seek=20 conv=notrunc status=none
+for cmd in info query; do
+  k=; [ $cmd = query ] && k=keys.txt
+  expect 2 "$cmd truncated" -- bf $cmd trunc.bf $k
+  has err "trunc.bf: .*truncated" "$cmd truncated message"
+  expect 2 "$cmd truncated header" -- bf $cmd trunc-header.bf $k
+  has err "trunc-header.bf: .*truncated" "$cmd truncated-header message"
+  expect 2 "$cmd wrong magic" -- bf $cmd magic.bf $k
+  has err "magic.bf: .*not a recognised filter format" "$cmd magic message"
+  expect 2 "$cmd corrupt header" -- bf $cmd corrupt-header.bf $k
+  has err "corrupt-header.bf: .*corrupt" "$cmd corrupt header message"
+  expect 2 "$cmd missing file" -- bf $cmd no-such.bf $k
+  has err "no-such.bf: .*No such file or directory" "$cmd missing file message"
+  expect 2 "$cmd directory" -- bf $cmd . $k
+  has err "Is a directory" "$cmd directory message"
+  expect 2 "$cmd empty file" -- bf $cmd empty.txt $k
+  has err "empty.txt: .*truncated" "$cmd empty file message"
+done
+# A flipped payload bit: info verifies the payload checksum.
+expect 2 "info corrupt payload" -- bf info corrupt.bf
+has err "corrupt.bf: .*checksum" "info corrupt payload message"
+expect 2 "merge corrupt" -- bf merge -o M.bf corrupt.bf sbbf.bf
+has err "corrupt.bf" "merge names the corrupt file"
+expect 2 "convert truncated parquet" -- bash -c "head -c 500 '$fx' > tp.bin; $WRAP '$BF' convert --to native tp.bin -o x.bf"
+has err "tp.bin: .*truncated" "truncated parquet message"
+expect 2 "save into missing directory" -- bf build --quiet -o no/such/dir/f.bf keys.txt
+has err "no/such/dir/f.bf: cannot save: .*No such file or directory" "save error names file and errno"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
