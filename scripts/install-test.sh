@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Installs blockfilter into a temporary prefix the way a distribution would
+# (meson install), checks what landed there (header, static and shared
+# library with a versioned SONAME, pkg-config file, the tool), then builds
+# an example against the installed library with nothing but
+# `pkg-config --cflags --libs blockfilter`, and runs it; once linked
+# dynamically, once statically, and the header once more as C++.
+#
+#   ./scripts/install-test.sh [BUILD_DIR]   (default: build/install-test)
+#
+# Exit 0 when every check passed; prints one line per check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${1:-build/install-test}
+prefix=$(mktemp -d "${TMPDIR:-/tmp}/blockfilter-prefix.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/blockfilter-consumer.XXXXXX")
+trap 'rm -rf "$prefix" "$work"' EXIT
+cc=${CC:-cc}
+cxx=${CXX:-c++}
+fails=0
+check() { # description command...
+  local what=$1
+  shift
+  if "$@" >"$work/last.log" 2>&1; then
+    echo "ok   $what"
+  else
+    echo "FAIL $what"
+    sed 's/^/     /' "$work/last.log" | tail -n 20
+    fails=$((fails + 1))
+  fi
+}
+
+# A fresh configure each time: the prefix is new.
+rm -rf "$build"
+meson setup "$build" --prefix="$prefix" -Dtests=false -Dbench=disabled -Dexamples=false \
+  -Dbuildtype=release >"$work/setup.log" 2>&1 || { cat "$work/setup.log"; exit 1; }
+ninja -C "$build" >"$work/build.log" 2>&1 || { tail -n 40 "$work/build.log"; exit 1; }
+meson install -C "$build" >"$work/install.log" 2>&1 || { tail -n 40 "$work/install.log"; exit 1; }
+
+pcfile=$(find "$prefix" -name blockfilter.pc | head -n 1)
+libdir=$(dirname "$(find "$prefix" -name 'libblockfilter.so.*.*.*' | head -n 1)")
+check "header installed" test -f "$prefix/include/blockfilter.h"
+check "pkg-config file installed" test -n "$pcfile"
+check "static library installed" test -f "$libdir/libblockfilter.a"
+check "shared library chain .so -> .so.0 -> .so.0.x.y" \
+  bash -c "test -L '$libdir/libblockfilter.so' && test -L '$libdir/libblockfilter.so.0' && \
+           readlink -f '$libdir/libblockfilter.so' | grep -q 'libblockfilter.so.[0-9]*\.[0-9]*\.[0-9]*$'"
+check "SONAME is libblockfilter.so.0" \
+  bash -c "objdump -p '$libdir/libblockfilter.so' | grep -E 'SONAME +libblockfilter\.so\.0$'"
+check "only bf_* symbols exported" \
+  bash -c "! nm -D --defined-only '$libdir/libblockfilter.so' | awk '\$2 ~ /[TDBR]/ {print \$3}' | grep -Ev '^bf_[a-z0-9]'"
+check "tool installed" test -x "$prefix/bin/blockfilter"
+
+export PKG_CONFIG_PATH="$(dirname "$pcfile")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+check "pkg-config --modversion matches the header" \
+  bash -c "test \"\$(pkg-config --modversion blockfilter)\" = \"\$(sed -n 's/^#define BF_VERSION_STRING \"\(.*\)\"/\1/p' '$prefix/include/blockfilter.h')\""
+
+# A consumer outside the source tree: copy the example, nothing else.
+cp "$root/examples/kv_guard.c" "$work/"
+cd "$work"
+check "example compiles and links (shared)" \
+  bash -c "$cc -std=c11 -Wall -Werror kv_guard.c \$(pkg-config --cflags --libs blockfilter) -o kv_guard"
+check "example runs (shared)" env LD_LIBRARY_PATH="$libdir" ./kv_guard
+check "example compiles and links (static)" \
+  bash -c "$cc -std=c11 kv_guard.c \$(pkg-config --cflags blockfilter) -L'$libdir' \
+           -Wl,-Bstatic -lblockfilter -Wl,-Bdynamic \$(pkg-config --libs-only-l --static blockfilter | sed 's/-lblockfilter//') -o kv_guard_static"
+check "example runs (static, no library path)" ./kv_guard_static
+check "static binary does not need libblockfilter.so" \
+  bash -c "! ldd ./kv_guard_static | grep -q libblockfilter"
+printf '#include <blockfilter.h>\nint main() { return bf_version_number() == BF_VERSION_NUMBER ? 0 : 1; }\n' >hdr.cc
+check "installed header compiles as C++ and links" \
+  bash -c "$cxx hdr.cc \$(pkg-config --cflags --libs blockfilter) -o hdr && LD_LIBRARY_PATH='$libdir' ./hdr"
+printf 'alpha\nbeta\n' >keys.txt
+check "installed tool builds and queries a filter" \
+  bash -c "LD_LIBRARY_PATH='$libdir' '$prefix/bin/blockfilter' build --quiet -o f.bf keys.txt && \
+           LD_LIBRARY_PATH='$libdir' '$prefix/bin/blockfilter' query --count f.bf keys.txt"
+
+if [ "$fails" -eq 0 ]; then
+  echo "install-test: all passed"
+else
+  echo "install-test: $fails failed"
+  exit 1
+fi
