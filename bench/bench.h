@@ -1,0 +1,136 @@
+// Shared declarations of the benchmark harness: options, keys, the pinned
+// thread pool, the machine description and the memory-limit table.
+#ifndef BF_BENCH_H
+#define BF_BENCH_H
+
+#include <blockfilter.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace bfb {
+
+// ---------------------------------------------------------------------------
+// Options (parsed from --bf_* flags; the rest goes to Google Benchmark).
+struct Options {
+    std::string mode = "default";              // quick, default, full
+    std::vector<uint64_t> ns;                  // keys per filter
+    std::vector<double> fpps;                  // target false-positive rates
+    std::vector<std::string> families;         // sbbf, bloom, counting, cuckoo, sbbf-generic
+    std::vector<std::string> kernels;          // SBBF kernels (empty: every supported)
+    std::vector<int> threads;                  // thread counts for the scaling runs
+    std::vector<uint64_t> thread_ns;           // n of the scaling runs
+    std::vector<uint64_t> kernel_sizes;        // bytes of the kernel benchmark's filters
+    std::string hash = "both";                 // excluded, included, both
+    double hash_included_fpp = 0.01;           // hashing-included runs at this fpp only
+    uint64_t seed = 0x5bd1e9955bd1e995ull;     // fixed, recorded
+    uint64_t fpr_keys = 1000000;               // negative keys for the measured FPR
+    uint64_t queries = 1u << 16;               // queries per timed pass
+    double min_time = 0.05;                    // seconds per benchmark
+    bool matrix = true, kernel_bench = true, scaling = true;
+};
+Options &options();
+
+// Aborts the process: the harness refuses to report a wrong filter.
+[[noreturn]] void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// ---------------------------------------------------------------------------
+// Keys. Positive key i and negative key i come from two streams of one
+// recorded seed; positives are even and negatives odd, so the sets are
+// disjoint by construction. The hash of a key is Parquet's hash of an
+// INT64: XXH64 of its 8 little-endian bytes, seed 0 — exactly what the
+// byte-string calls compute with a filter's default seed.
+uint64_t mix64(uint64_t x);
+// floor(a * b / 2^64): a uniform 64-bit value reduced to [0, b).
+inline uint64_t mulhi(uint64_t a, uint64_t b) {
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)(((u128)a * b) >> 64);
+}
+inline uint64_t pos_key(uint64_t i) { return mix64(options().seed + 2 * i) << 1; }
+inline uint64_t neg_key(uint64_t i) { return (mix64(~options().seed + 2 * i) << 1) | 1u; }
+inline uint64_t key_hash(uint64_t key) { return bf_hash_int64((int64_t)key); }
+
+// Precomputed keys and hashes (grown on demand, shared by every family).
+struct KeySet {
+    std::vector<uint64_t> keys, hashes;
+};
+const KeySet &positives(uint64_t n);         // at least n positive keys (prefix)
+const KeySet &fpr_negatives();               // options().fpr_keys negative keys
+// A query set of `count` keys: round(pct% of them) positives drawn
+// uniformly from the first n positive keys, the rest negatives from a third
+// stream, shuffled. is_pos[i] says which are positives.
+struct Queries {
+    KeySet set;
+    std::vector<uint8_t> is_pos;
+    uint64_t num_pos = 0;
+};
+const Queries &queries(uint64_t n, int pct, uint64_t count);
+void release_queries();
+
+// ---------------------------------------------------------------------------
+// Threads: one per core, pinned with hwloc (machine.cc).
+void machine_init();                          // topology, pin the main thread
+int num_cores();
+bool pin_thread_to_core(int index);           // core index % num_cores()
+void add_machine_context();                   // benchmark::AddCustomContext(...)
+
+// A pool of pinned workers; run(t, fn) calls fn(0..t-1) on t threads (the
+// caller is thread 0) and returns the wall time from start to the last
+// finish, in seconds.
+class Pool {
+public:
+    explicit Pool(int max_threads);
+    ~Pool();
+    double run(int threads, const std::function<void(int)> &fn);
+
+private:
+    void worker(int index);
+    std::vector<std::thread> workers_;
+    std::mutex mu_;
+    std::condition_variable cv_start_, cv_done_;
+    const std::function<void(int)> *job_ = nullptr;
+    int active_ = 0, pending_ = 0;
+    uint64_t generation_ = 0;
+    bool stop_ = false;
+};
+Pool &pool();
+
+// ---------------------------------------------------------------------------
+// The machine's memory limit: prefetched independent random 64-byte reads
+// over a 2 MiB-aligned, MADV_HUGEPAGE buffer of a given size. Measured
+// first in every run; the lookups read their "x times the limit" from here.
+void record_mem_limit(uint64_t bytes, double ns_per_read);
+// Log-log interpolation over the measured sizes (clamped); NaN if none.
+double mem_limit_ns(uint64_t bytes);
+
+// Huge-page friendly buffer (mmap, 2 MiB-aligned, madvise, touched).
+struct BigBuffer {
+    explicit BigBuffer(size_t bytes);
+    ~BigBuffer();
+    BigBuffer(const BigBuffer &) = delete;
+    BigBuffer &operator=(const BigBuffer &) = delete;
+    uint8_t *data = nullptr;
+    size_t size = 0;
+    bool huge_advised = false;
+
+private:
+    void *base_ = nullptr;
+    size_t base_len_ = 0;
+};
+
+inline double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace bfb
+
+#endif

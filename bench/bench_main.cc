@@ -1,0 +1,749 @@
+// blockfilter_bench: every family across n, fpp and threads, the SBBF
+// kernels on filters sized for L1/L2/L3/DRAM, and the machine's memory
+// limit, all in one Google Benchmark run.
+//
+// Own flags (the rest goes to Google Benchmark):
+//   --bf_quick | --bf_full          matrix size (default: the ~5 minute one)
+//   --bf_n=1e4,1e6  --bf_fpp=0.01,0.001  --bf_families=sbbf,bloom,...
+//   --bf_kernels=scalar,avx2  --bf_threads=1,2  --bf_thread_n=1e6
+//   --bf_kernel_sizes=16384,...  --bf_1gib  --bf_hash=excluded|included|both
+//   --bf_seed=N  --bf_fpr_keys=N  --bf_queries=N  --bf_min_time=S
+//   --bf_only=matrix,kernels,scaling
+#include "adapters.h"
+#include "bench.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace bfb {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Option parsing.
+std::vector<std::string> split(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+uint64_t parse_u64(const std::string &s) {
+    char *end;
+    double d = std::strtod(s.c_str(), &end);  // accepts 1e6
+    if (*end || !(d >= 0) || d > 1.8e19) die("bad number '%s'", s.c_str());
+    return (uint64_t)std::llround(d);
+}
+double parse_double(const std::string &s) {
+    char *end;
+    double d = std::strtod(s.c_str(), &end);
+    if (*end || !std::isfinite(d)) die("bad number '%s'", s.c_str());
+    return d;
+}
+
+void set_mode_defaults(Options &o) {
+    int cores = num_cores();
+    o.threads.clear();
+    for (int t = 1; t <= cores; t++) o.threads.push_back(t);
+    if (o.mode == "quick") {
+        o.ns = {10000, 100000};
+        o.fpps = {0.1, 0.01};
+        o.thread_ns = {100000};
+        o.kernel_sizes = {16u << 10, 256u << 10};
+        o.fpr_keys = 100000;
+        o.queries = 1u << 14;
+        o.min_time = 0.005;
+    } else if (o.mode == "full") {
+        o.ns = {10000, 100000, 1000000, 10000000, 100000000};
+        o.fpps = {0.1, 0.01, 0.001, 0.0001};
+        o.thread_ns = {1000000, 100000000};
+        o.kernel_sizes = {16u << 10, 256u << 10, 8u << 20, 1u << 30};
+        o.fpr_keys = 4000000;
+        o.queries = 1u << 18;
+        o.min_time = 0.2;
+    } else {
+        o.ns = {10000, 100000, 1000000, 10000000};
+        o.fpps = {0.1, 0.01, 0.001};
+        o.thread_ns = {1000000};
+        o.kernel_sizes = {16u << 10, 256u << 10, 8u << 20};
+        o.fpr_keys = 1000000;
+        o.queries = 1u << 16;
+        o.min_time = 0.05;
+    }
+    o.families = {"sbbf", "bloom", "counting", "cuckoo"};
+}
+
+// Removes the --bf_* flags from argv.
+void parse_options(int *argc, char **argv) {
+    Options &o = options();
+    std::vector<std::pair<std::string, std::string>> flags;
+    int w = 1;
+    for (int i = 1; i < *argc; i++) {
+        std::string a = argv[i];
+        if (a.compare(0, 5, "--bf_") != 0) {
+            argv[w++] = argv[i];
+            continue;
+        }
+        auto eq = a.find('=');
+        flags.emplace_back(a.substr(5, eq == std::string::npos ? std::string::npos : eq - 5),
+                           eq == std::string::npos ? "" : a.substr(eq + 1));
+    }
+    *argc = w;
+    argv[w] = nullptr;
+    for (auto &f : flags) {
+        if (f.first == "quick") o.mode = "quick";
+        if (f.first == "full") o.mode = "full";
+    }
+    set_mode_defaults(o);
+    bool want_1gib = false;
+    for (auto &f : flags) {
+        const std::string &k = f.first, &v = f.second;
+        if (k == "quick" || k == "full") continue;
+        else if (k == "n") { o.ns.clear(); for (auto &s : split(v)) o.ns.push_back(parse_u64(s)); }
+        else if (k == "fpp") { o.fpps.clear(); for (auto &s : split(v)) o.fpps.push_back(parse_double(s)); }
+        else if (k == "families") o.families = split(v);
+        else if (k == "kernels") o.kernels = split(v);
+        else if (k == "threads") { o.threads.clear(); for (auto &s : split(v)) o.threads.push_back((int)parse_u64(s)); }
+        else if (k == "thread_n") { o.thread_ns.clear(); for (auto &s : split(v)) o.thread_ns.push_back(parse_u64(s)); }
+        else if (k == "kernel_sizes") { o.kernel_sizes.clear(); for (auto &s : split(v)) o.kernel_sizes.push_back(parse_u64(s)); }
+        else if (k == "1gib") want_1gib = true;
+        else if (k == "hash") o.hash = v;
+        else if (k == "hash_included_fpp") o.hash_included_fpp = parse_double(v);
+        else if (k == "seed") o.seed = std::strtoull(v.c_str(), nullptr, 0);
+        else if (k == "fpr_keys") o.fpr_keys = parse_u64(v);
+        else if (k == "queries") o.queries = parse_u64(v);
+        else if (k == "min_time") o.min_time = parse_double(v);
+        else if (k == "only") {
+            o.matrix = o.kernel_bench = o.scaling = false;
+            for (auto &s : split(v)) {
+                if (s == "matrix") o.matrix = true;
+                else if (s == "kernels") o.kernel_bench = true;
+                else if (s == "scaling") o.scaling = true;
+                else die("--bf_only: unknown part '%s' (matrix, kernels, scaling)", s.c_str());
+            }
+        } else die("unknown option --bf_%s", k.c_str());
+    }
+    if (want_1gib && std::find(o.kernel_sizes.begin(), o.kernel_sizes.end(), 1ull << 30) == o.kernel_sizes.end())
+        o.kernel_sizes.push_back(1ull << 30);
+    if (o.hash != "excluded" && o.hash != "included" && o.hash != "both")
+        die("--bf_hash must be excluded, included or both");
+    for (double p : o.fpps)
+        if (!(p > 0 && p < 1)) die("fpp %g not in (0,1)", p);
+    for (uint64_t n : o.ns)
+        if (n == 0) die("n must be > 0");
+    for (int t : o.threads)
+        if (t < 1 || t > num_cores()) die("thread count %d not in 1..%d (one thread per core)", t, num_cores());
+    for (uint64_t s : o.kernel_sizes)
+        if (s < 32 || s % 32) die("kernel size %" PRIu64 " must be a multiple of 32", s);
+    if (o.queries < 64) o.queries = 64;
+    if (o.kernels.empty()) {
+        for (size_t i = 0; i < bf_sbbf_kernel_count(); i++)
+            if (bf_sbbf_kernel_supported(bf_sbbf_kernel_name(i))) o.kernels.push_back(bf_sbbf_kernel_name(i));
+    } else {
+        for (auto &k : o.kernels)
+            if (!bf_sbbf_kernel_supported(k.c_str())) die("kernel '%s' is not compiled in or not supported here", k.c_str());
+    }
+}
+
+std::string fmt_num(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return b;
+}
+
+// ---------------------------------------------------------------------------
+// Counters common to every result.
+void set_counters(benchmark::State &st, double seconds, double ops, const std::string &kernel) {
+    double ns = seconds * 1e9 / ops;
+    st.counters["ns_per_op"] = ns;
+    st.counters["ops_per_s"] = ops / seconds;
+    st.SetItemsProcessed((int64_t)ops);
+    st.SetLabel(kernel);
+}
+
+// ---------------------------------------------------------------------------
+// The memory limit: prefetched independent random 64-byte reads.
+constexpr size_t kPrefetch = 16;
+
+void register_mem_limit(uint64_t bytes) {
+    std::string name = "memlimit/random_read_64B/bytes:" + std::to_string(bytes);
+    benchmark::RegisterBenchmark(name.c_str(), [bytes](benchmark::State &st) {
+        BigBuffer buf((size_t)bytes);
+        const uint64_t lines = bytes / 64;
+        const uint64_t q = std::max<uint64_t>(options().queries, 1u << 16);
+        std::vector<uint64_t> off(q);
+        uint64_t s = mix64(options().seed ^ bytes);
+        for (auto &o : off) o = mulhi((s = mix64(s)), lines) * 64;
+        const uint8_t *base = buf.data;
+        // One read of each line's first and last word: the whole line comes
+        // in, and the loop costs little beyond the miss itself.
+        auto pass = [&]() {
+            uint64_t acc = 0;
+            for (uint64_t i = 0; i < q; i++) {
+                if (i + kPrefetch < q) __builtin_prefetch(base + off[i + kPrefetch], 0, 0);
+                const uint64_t *p = (const uint64_t *)(const void *)(base + off[i]);
+                acc += p[0] ^ p[7];
+            }
+            return acc;
+        };
+        uint64_t sink = pass();  // warm-up: caches, TLB, clock
+        double total = 0, ops = 0;
+        for (auto _ : st) {
+            double t0 = now_s();
+            uint64_t acc = pass();
+            double dt = now_s() - t0;
+            benchmark::DoNotOptimize(acc);
+            sink += acc;
+            st.SetIterationTime(dt);
+            total += dt;
+            ops += (double)q;
+        }
+        benchmark::DoNotOptimize(sink);
+        set_counters(st, total, ops, "memory");
+        st.counters["bytes"] = (double)bytes;
+        st.counters["huge_pages_advised"] = buf.huge_advised ? 1 : 0;
+        record_mem_limit(bytes, total * 1e9 / ops);
+    })->UseManualTime()->MinTime(options().min_time)->Unit(benchmark::kMicrosecond);
+}
+
+// ---------------------------------------------------------------------------
+// The kernel benchmark: each SBBF kernel on filters of fixed sizes, filled
+// to 10 bits/key, hashes precomputed, against the memory limit of a buffer
+// of the same size measured in the same run.
+struct KernelPoint {
+    std::string kernel;
+    uint64_t bytes;
+    bf_sbbf *f = nullptr;
+    uint64_t n = 0;
+};
+
+void release_live_point();
+KernelPoint *g_kernel_live = nullptr;
+void kernel_release() {
+    if (g_kernel_live && g_kernel_live->f) {
+        bf_sbbf_free(g_kernel_live->f);
+        g_kernel_live->f = nullptr;
+    }
+    g_kernel_live = nullptr;
+}
+
+void kernel_build(KernelPoint *p) {
+    if (g_kernel_live == p) return;
+    kernel_release();
+    release_live_point();
+    int rc = bf_sbbf_new_bytes_kernel(&p->f, (size_t)p->bytes, p->kernel.c_str());
+    if (rc) die("bf_sbbf_new_bytes_kernel(%" PRIu64 ", %s): %s", p->bytes, p->kernel.c_str(), bf_strerror(rc));
+    p->n = p->bytes * 8 / 10;
+    std::vector<uint64_t> chunk(1u << 16);
+    for (uint64_t i = 0; i < p->n; i += chunk.size()) {
+        size_t m = (size_t)std::min<uint64_t>(chunk.size(), p->n - i);
+        for (size_t j = 0; j < m; j++) chunk[j] = key_hash(pos_key(i + j));
+        bf_sbbf_insert_hashes(p->f, chunk.data(), m);
+        // No false negative, ever: every key just inserted must be found.
+        if (bf_sbbf_contains_hashes(p->f, chunk.data(), m, nullptr) != m)
+            die("FALSE NEGATIVE: sbbf/%s, %" PRIu64 " bytes", p->kernel.c_str(), p->bytes);
+    }
+    g_kernel_live = p;
+}
+
+void register_kernel_bench(const std::string &kernel, uint64_t bytes) {
+    auto p = std::make_shared<KernelPoint>();
+    p->kernel = kernel;
+    p->bytes = bytes;
+    const std::string prefix = "kernel/" + kernel + "/";
+    const std::string suffix = "/bytes:" + std::to_string(bytes);
+    auto finish = [p](benchmark::State &st, double total, double ops, int pct, bool batch) {
+        set_counters(st, total, ops, p->kernel);
+        double ns = total * 1e9 / ops;
+        st.counters["ns_per_key"] = ns;
+        st.counters["keys_per_s"] = ops / total;
+        st.counters["bytes"] = (double)p->bytes;
+        st.counters["n"] = (double)p->n;
+        st.counters["pos_pct"] = pct;
+        st.counters["batch"] = batch ? 1 : 0;
+        double lim = mem_limit_ns(p->bytes);
+        if (std::isfinite(lim)) {
+            st.counters["mem_limit_ns"] = lim;
+            st.counters["x_mem_limit"] = ns / lim;
+        }
+    };
+    for (int pct : {0, 50, 100}) {
+        for (bool batch : {false, true}) {
+            std::string name = prefix + (batch ? "contains_batch" : "contains_single") + "/pos" + std::to_string(pct) + suffix;
+            benchmark::RegisterBenchmark(name.c_str(), [p, pct, batch, finish](benchmark::State &st) {
+                kernel_build(p.get());
+                const Queries &q = queries(p->n, pct, options().queries);
+                const uint64_t *h = q.set.hashes.data();
+                const size_t cnt = q.set.hashes.size();
+                std::vector<uint8_t> out(cnt);
+                double total = 0, ops = 0;
+                for (auto _ : st) {
+                    size_t found = 0;
+                    double t0 = now_s();
+                    if (batch) {
+                        found = bf_sbbf_contains_hashes(p->f, h, cnt, out.data());
+                    } else {
+                        for (size_t i = 0; i < cnt; i++) found += SbbfAdapter::contains(p->f, h[i]);
+                    }
+                    double dt = now_s() - t0;
+                    st.SetIterationTime(dt);
+                    total += dt;
+                    ops += (double)cnt;
+                    if (found < q.num_pos) die("FALSE NEGATIVE: kernel %s, %zu found < %" PRIu64 " positives", p->kernel.c_str(), found, q.num_pos);
+                }
+                if (batch)
+                    for (size_t i = 0; i < cnt; i++)
+                        if (q.is_pos[i] && !out[i]) die("FALSE NEGATIVE: kernel %s batch, query %zu", p->kernel.c_str(), i);
+                finish(st, total, ops, pct, batch);
+            })->UseManualTime()->MinTime(options().min_time)->Unit(benchmark::kMicrosecond);
+        }
+    }
+    // Inserts of keys already present: the same memory traffic as new keys,
+    // and the filter stays as the contains runs expect it.
+    for (bool batch : {false, true}) {
+        std::string name = prefix + (batch ? "insert_batch" : "insert_single") + suffix;
+        benchmark::RegisterBenchmark(name.c_str(), [p, batch, finish](benchmark::State &st) {
+            kernel_build(p.get());
+            const Queries &q = queries(p->n, 100, options().queries);
+            const uint64_t *h = q.set.hashes.data();
+            const size_t cnt = q.set.hashes.size();
+            double total = 0, ops = 0;
+            for (auto _ : st) {
+                double t0 = now_s();
+                if (batch) {
+                    bf_sbbf_insert_hashes(p->f, h, cnt);
+                } else {
+                    for (size_t i = 0; i < cnt; i++) SbbfAdapter::insert(p->f, h[i]);
+                }
+                double dt = now_s() - t0;
+                st.SetIterationTime(dt);
+                total += dt;
+                ops += (double)cnt;
+            }
+            if (bf_sbbf_contains_hashes(p->f, h, cnt, nullptr) != cnt) die("FALSE NEGATIVE after insert, kernel %s", p->kernel.c_str());
+            finish(st, total, ops, 100, batch);
+        })->UseManualTime()->MinTime(options().min_time)->Unit(benchmark::kMicrosecond);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The family matrix. A Point is one filter (family/kernel, n, fpp), built
+// once and shared by the benchmarks registered for it (one at a time lives).
+std::function<void()> g_point_release;
+const void *g_point_live = nullptr;
+
+void release_live_point() {
+    if (g_point_release) g_point_release();
+    g_point_release = nullptr;
+    g_point_live = nullptr;
+}
+
+template <class A>
+struct Point {
+    typename A::Spec spec;
+    uint64_t n;
+    double fpp;
+    typename A::F *f = nullptr;
+    double fpr_measured = 0, fpr_model = 0;
+    uint64_t bytes = 0;
+    std::string kernel;
+
+    std::string where() const {
+        return A::series(spec) + " n=" + std::to_string(n) + " fpp=" + fmt_num(fpp);
+    }
+
+    // Every positive key must be found (single and batch).
+    void verify_all() {
+        const KeySet &pos = positives(n);
+        std::vector<uint8_t> out(std::min<uint64_t>(n, 1u << 16));
+        for (uint64_t i = 0; i < n; i += out.size()) {
+            size_t m = (size_t)std::min<uint64_t>(out.size(), n - i);
+            size_t found = A::contains_batch(f, pos.hashes.data() + i, m, out.data());
+            if (found != m) {
+                for (size_t j = 0; j < m; j++)
+                    if (!out[j]) die("FALSE NEGATIVE: %s, positive key %" PRIu64 " (batch)", where().c_str(), i + j);
+                die("FALSE NEGATIVE: %s, batch count %zu of %zu", where().c_str(), found, m);
+            }
+        }
+        for (uint64_t i = 0; i < n; i += 1 + n / 4096)
+            if (!A::contains(f, pos.hashes[i])) die("FALSE NEGATIVE: %s, positive key %" PRIu64, where().c_str(), i);
+    }
+
+    void fill() {
+        const KeySet &pos = positives(n);
+        int rc = A::insert_batch(f, pos.hashes.data(), (size_t)n);
+        if (rc) die("insert failed: %s: %s", where().c_str(), bf_strerror(rc));
+    }
+
+    void build() {
+        if (g_point_live == this) return;
+        release_live_point();
+        kernel_release();
+        int rc = A::make(&f, spec, n, fpp);
+        if (rc) die("cannot create %s: %s", where().c_str(), bf_strerror(rc));
+        fill();
+        verify_all();
+        bytes = A::bytes(f);
+        kernel = A::kernel(f);
+        fpr_model = A::model_fpp(f, n);
+        const KeySet &neg = fpr_negatives();
+        size_t fp = A::contains_batch(f, neg.hashes.data(), neg.hashes.size(), nullptr);
+        fpr_measured = (double)fp / (double)neg.hashes.size();
+        g_point_live = this;
+        g_point_release = [this]() {
+            A::destroy(f);
+            f = nullptr;
+        };
+    }
+
+    void counters(benchmark::State &st, double seconds, double ops, int pct, bool batch, bool hashed, int threads) {
+        set_counters(st, seconds, ops, kernel);
+        double ns = seconds * 1e9 / ops;
+        st.counters["n"] = (double)n;
+        st.counters["fpp"] = fpp;
+        st.counters["fpr_model"] = fpr_model;
+        st.counters["fpr_measured"] = fpr_measured;
+        st.counters["fpr_negatives"] = (double)options().fpr_keys;
+        st.counters["bits_per_key"] = 8.0 * (double)bytes / (double)n;
+        st.counters["bytes"] = (double)bytes;
+        st.counters["threads"] = threads;
+        st.counters["pos_pct"] = pct;
+        st.counters["batch"] = batch ? 1 : 0;
+        st.counters["hash_included"] = hashed ? 1 : 0;
+        double lim = mem_limit_ns(bytes);
+        if (std::isfinite(lim)) {
+            st.counters["mem_limit_ns"] = lim;
+            // Per-thread time per op against the single-thread limit.
+            st.counters["x_mem_limit"] = ns * threads / lim;
+        }
+    }
+};
+
+template <class A>
+std::string bench_name(const std::shared_ptr<Point<A>> &p, const std::string &op, bool hashed, int threads) {
+    return A::series(p->spec) + "/" + op + "/" + (hashed ? "hash_incl" : "hash_excl") + "/n:" + std::to_string(p->n) +
+           "/fpp:" + fmt_num(p->fpp) + "/threads:" + std::to_string(threads);
+}
+
+template <class A>
+void reg(const std::string &name, std::function<void(benchmark::State &)> fn) {
+    benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
+        ->UseManualTime()
+        ->MinTime(options().min_time)
+        ->Unit(benchmark::kMicrosecond);
+}
+
+template <class A>
+void register_contains(std::shared_ptr<Point<A>> p, int pct, bool batch, bool hashed, int threads) {
+    std::string op = std::string(batch ? "contains_batch" : "contains_single") + "/pos" + std::to_string(pct);
+    reg<A>(bench_name(p, op, hashed, threads), [p, pct, batch, hashed, threads](benchmark::State &st) {
+        p->build();
+        const Queries &q = queries(p->n, pct, options().queries);
+        const size_t cnt = q.set.keys.size();
+        const uint64_t *src = hashed ? q.set.keys.data() : q.set.hashes.data();
+        std::vector<std::vector<uint8_t>> outs((size_t)threads, std::vector<uint8_t>(batch ? cnt : 0));
+        std::vector<size_t> found((size_t)threads);
+        double total = 0, ops = 0;
+        auto work = [&](int t) {
+            // Each thread runs the whole query set, starting at its own offset.
+            size_t start = cnt * (size_t)t / (size_t)threads, acc = 0;
+            const typename A::F *f = p->f;
+            for (size_t part = 0; part < 2; part++) {
+                size_t lo = part == 0 ? start : 0, hi = part == 0 ? cnt : start;
+                if (lo >= hi) continue;
+                if (batch) {
+                    uint8_t *out = outs[(size_t)t].data() + lo;
+                    if (hashed)
+                        acc += hash_chunks(src + lo, hi - lo, [&](const uint64_t *h, size_t m, size_t off) {
+                            return A::contains_batch(f, h, m, out + off);
+                        });
+                    else
+                        acc += A::contains_batch(f, src + lo, hi - lo, out);
+                } else if (hashed) {
+                    for (size_t i = lo; i < hi; i++) acc += A::contains_key(f, src[i]);
+                } else {
+                    for (size_t i = lo; i < hi; i++) acc += A::contains(f, src[i]);
+                }
+            }
+            found[(size_t)t] = acc;
+        };
+        for (auto _ : st) {
+            double dt = pool().run(threads, work);
+            st.SetIterationTime(dt);
+            total += dt;
+            ops += (double)cnt * threads;
+            for (int t = 0; t < threads; t++)
+                if (found[(size_t)t] < q.num_pos)
+                    die("FALSE NEGATIVE: %s contains: %zu found < %" PRIu64 " positives", p->where().c_str(), found[(size_t)t], q.num_pos);
+        }
+        // Exactly which queries must be found.
+        for (int t = 0; t < threads && batch; t++)
+            for (size_t i = 0; i < cnt; i++)
+                if (q.is_pos[i] && !outs[(size_t)t][i]) die("FALSE NEGATIVE: %s, query %zu (batch)", p->where().c_str(), i);
+        for (size_t i = 0; i < cnt; i++)
+            if (q.is_pos[i] && !(hashed ? A::contains_key(p->f, q.set.keys[i]) : A::contains(p->f, q.set.hashes[i])))
+                die("FALSE NEGATIVE: %s, query %zu", p->where().c_str(), i);
+        p->counters(st, total, ops, pct, batch, hashed, threads);
+    });
+}
+
+template <class A>
+void register_insert(std::shared_ptr<Point<A>> p, bool batch, bool hashed) {
+    reg<A>(bench_name(p, batch ? "insert_batch" : "insert_single", hashed, 1), [p, batch, hashed](benchmark::State &st) {
+        p->build();
+        const KeySet &pos = positives(p->n);
+        const size_t n = (size_t)p->n;
+        double total = 0, ops = 0;
+        for (auto _ : st) {
+            A::clear(p->f);
+            double t0 = now_s();
+            int rc = 0;
+            if (batch) {
+                if (hashed)
+                    rc = (int)hash_chunks(pos.keys.data(), n, [&](const uint64_t *h, size_t m, size_t) {
+                        return (size_t)(A::insert_batch(p->f, h, m) != 0);
+                    });
+                else
+                    rc = A::insert_batch(p->f, pos.hashes.data(), n);
+            } else if (hashed) {
+                for (size_t i = 0; i < n; i++) rc |= A::insert_key(p->f, pos.keys[i]);
+            } else {
+                for (size_t i = 0; i < n; i++) rc |= A::insert(p->f, pos.hashes[i]);
+            }
+            double dt = now_s() - t0;
+            if (rc) die("insert failed: %s (%d)", p->where().c_str(), rc);
+            st.SetIterationTime(dt);
+            total += dt;
+            ops += (double)n;
+        }
+        p->verify_all();
+        p->counters(st, total, ops, 100, batch, hashed, 1);
+    });
+}
+
+template <class A>
+void register_remove(std::shared_ptr<Point<A>> p, bool hashed) {
+    reg<A>(bench_name(p, "remove_single", hashed, 1), [p, hashed](benchmark::State &st) {
+        p->build();
+        const KeySet &pos = positives(p->n);
+        const size_t n = (size_t)p->n;
+        double total = 0, ops = 0;
+        for (auto _ : st) {
+            double t0 = now_s();
+            int rc = 0;
+            if (hashed)
+                for (size_t i = 0; i < n; i++) rc |= A::remove_key(p->f, pos.keys[i]);
+            else
+                for (size_t i = 0; i < n; i++) rc |= A::remove(p->f, pos.hashes[i]);
+            double dt = now_s() - t0;
+            // A remove of an inserted key that fails is a false negative.
+            if (rc) die("FALSE NEGATIVE: %s, remove of an inserted key failed (%d)", p->where().c_str(), rc);
+            st.SetIterationTime(dt);
+            total += dt;
+            ops += (double)n;
+            p->fill();  // untimed: manual time covers the removes only
+        }
+        p->verify_all();
+        p->counters(st, total, ops, 100, false, hashed, 1);
+    });
+}
+
+template <class A>
+void register_insert_concurrent(std::shared_ptr<Point<A>> p, int threads) {
+    reg<A>(bench_name(p, "insert_concurrent", false, threads), [p, threads](benchmark::State &st) {
+        p->build();
+        const KeySet &pos = positives(p->n);
+        const size_t n = (size_t)p->n;
+        double total = 0, ops = 0;
+        auto work = [&](int t) {
+            size_t lo = n * (size_t)t / (size_t)threads, hi = n * (size_t)(t + 1) / (size_t)threads;
+            A::insert_concurrent(p->f, pos.hashes.data() + lo, hi - lo);
+        };
+        for (auto _ : st) {
+            A::clear(p->f);
+            double dt = pool().run(threads, work);
+            st.SetIterationTime(dt);
+            total += dt;
+            ops += (double)n;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (!A::contains_concurrent(p->f, pos.hashes[i]))
+                die("FALSE NEGATIVE: %s, key %zu after concurrent insert", p->where().c_str(), i);
+        p->verify_all();
+        p->counters(st, total, ops, 100, true, false, threads);
+    });
+}
+
+template <class A>
+void register_point(const typename A::Spec &spec, uint64_t n, double fpp) {
+    const Options &o = options();
+    auto p = std::make_shared<Point<A>>();
+    p->spec = spec;
+    p->n = n;
+    p->fpp = fpp;
+    std::vector<bool> modes;
+    if (o.hash != "included") modes.push_back(false);
+    if (o.hash != "excluded" && std::fabs(fpp - o.hash_included_fpp) < 1e-12) modes.push_back(true);
+    for (bool hashed : modes) {
+        for (int pct : {0, 50, 100})
+            for (bool batch : {false, true}) register_contains(p, pct, batch, hashed, 1);
+        for (bool batch : {false, true}) register_insert(p, batch, hashed);
+        if (A::has_remove(spec)) register_remove(p, hashed);
+    }
+}
+
+template <class A>
+void register_scaling(const typename A::Spec &spec, uint64_t n, double fpp) {
+    auto p = std::make_shared<Point<A>>();
+    p->spec = spec;
+    p->n = n;
+    p->fpp = fpp;
+    for (int t : options().threads) {
+        register_contains(p, 50, false, false, t);
+        register_contains(p, 50, true, false, t);
+        if (A::has_concurrent(spec)) register_insert_concurrent(p, t);
+    }
+}
+
+// Calls fn(adapter tag, spec) for every selected series.
+template <class Fn>
+void for_each_series(Fn &&fn) {
+    const Options &o = options();
+    for (auto &fam : o.families) {
+        if (fam == "sbbf") {
+            for (auto &k : o.kernels) fn(SbbfAdapter{}, SbbfAdapter::Spec{k});
+        } else if (fam == "sbbf-generic") {
+            fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf-generic/auto"});
+        } else {
+            bf_family f;
+            if (bf_family_from_name(fam.c_str(), &f) != BF_OK) die("unknown family '%s'", fam.c_str());
+            fn(FilterAdapter{}, FilterAdapter::Spec{f, fam + "/-"});
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+class ProgressReporter : public benchmark::ConsoleReporter {
+public:
+    explicit ProgressReporter(size_t total) : total_(total), t0_(now_s()) {}
+    void ReportRuns(const std::vector<Run> &runs) override {
+        done_ += 1;
+        std::fprintf(stderr, "[%zu/%zu, %.0f s] ", done_, total_, now_s() - t0_);
+        std::fflush(stderr);
+        ConsoleReporter::ReportRuns(runs);
+    }
+
+private:
+    size_t total_, done_ = 0;
+    double t0_;
+};
+
+} // namespace
+} // namespace bfb
+
+int main(int argc, char **argv) {
+    using namespace bfb;
+    machine_init();
+    parse_options(&argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    const Options &o = options();
+
+    // Start the pinned workers before describing the machine, so the
+    // context records every thread's core.
+    pool().run(num_cores(), [](int) {});
+    add_machine_context();
+    {
+        auto join = [](auto &v) {
+            std::string s;
+            for (auto &x : v) s += (s.empty() ? "" : ",") + fmt_num((double)x);
+            return s;
+        };
+        std::string fams, kers;
+        for (auto &f : o.families) fams += (fams.empty() ? "" : ",") + f;
+        for (auto &k : o.kernels) kers += (kers.empty() ? "" : ",") + k;
+        benchmark::AddCustomContext("bf_mode", o.mode);
+        benchmark::AddCustomContext("bf_matrix_n", join(o.ns));
+        benchmark::AddCustomContext("bf_matrix_fpp", join(o.fpps));
+        benchmark::AddCustomContext("bf_families", fams);
+        benchmark::AddCustomContext("bf_kernels", kers);
+        benchmark::AddCustomContext("bf_threads", join(o.threads));
+        benchmark::AddCustomContext("bf_thread_n", join(o.thread_ns));
+        benchmark::AddCustomContext("bf_kernel_sizes", join(o.kernel_sizes));
+        benchmark::AddCustomContext("bf_hash_mode", o.hash + " (included at fpp " + fmt_num(o.hash_included_fpp) + " only)");
+        benchmark::AddCustomContext("bf_fpr_negative_keys", std::to_string(o.fpr_keys));
+        benchmark::AddCustomContext("bf_queries_per_pass", std::to_string(o.queries));
+        benchmark::AddCustomContext("bf_min_time_s", fmt_num(o.min_time));
+        benchmark::AddCustomContext("bf_key_scheme",
+            "positive i = splitmix64(seed + 2i) << 1 (even), FPR negatives = splitmix64(~seed + 2i) << 1 | 1 (odd); "
+            "hash = XXH64 seed 0 of the 8 LE bytes (bf_hash_int64)");
+    }
+
+    size_t count = 0;
+
+    // 1. The memory limit, first, for every size the run needs.
+    uint64_t max_bytes = 0;
+    if (o.kernel_bench)
+        for (uint64_t s : o.kernel_sizes) max_bytes = std::max(max_bytes, s);
+    uint64_t max_n = 0;
+    if (o.matrix)
+        for (uint64_t n : o.ns) max_n = std::max(max_n, n);
+    if (o.scaling)
+        for (uint64_t n : o.thread_ns) max_n = std::max(max_n, n);
+    // The largest filter of the run: the counting filter at the smallest fpp
+    // (4-bit counters); about 4 x 1.44 log2(1/fpp) bits per key.
+    double min_fpp = 1;
+    for (double f : o.fpps) min_fpp = std::min(min_fpp, f);
+    if (o.scaling) min_fpp = std::min(min_fpp, 0.01);
+    max_bytes = std::max<uint64_t>(max_bytes, (uint64_t)((double)max_n * 4 * 1.45 * std::log2(1 / min_fpp) / 8));
+    std::vector<uint64_t> sizes;
+    for (uint64_t s = 16u << 10; s < max_bytes * 4; s *= 4) sizes.push_back(s);
+    for (uint64_t s : o.kernel_sizes) sizes.push_back(s);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    for (uint64_t s : sizes) {
+        register_mem_limit(s);
+        count++;
+    }
+
+    // 2. The SBBF kernels at fixed sizes.
+    if (o.kernel_bench)
+        for (auto &k : o.kernels)
+            for (uint64_t s : o.kernel_sizes) {
+                register_kernel_bench(k, s);
+                count += 8;
+            }
+
+    // 3. The family matrix.
+    if (o.matrix)
+        for (uint64_t n : o.ns)
+            for (double fpp : o.fpps)
+                for_each_series([&](auto tag, auto spec) {
+                    using A = decltype(tag);
+                    register_point<A>(spec, n, fpp);
+                    size_t modes = (o.hash != "included") + (o.hash != "excluded" && std::fabs(fpp - o.hash_included_fpp) < 1e-12);
+                    count += modes * (8 + (A::has_remove(spec) ? 1 : 0));
+                });
+
+    // 4. Threads: lookups on a shared filter, concurrent inserts.
+    if (o.scaling)
+        for (uint64_t n : o.thread_ns)
+            for_each_series([&](auto tag, auto spec) {
+                using A = decltype(tag);
+                register_scaling<A>(spec, n, 0.01);
+                count += o.threads.size() * (2 + (A::has_concurrent(spec) ? 1 : 0));
+            });
+
+    ProgressReporter reporter(count);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    release_live_point();
+    kernel_release();
+    benchmark::Shutdown();
+    return 0;
+}
