@@ -629,14 +629,45 @@ void for_each_series(Fn &&fn) {
 }
 
 // ---------------------------------------------------------------------------
+// The console shows one compact line per benchmark, with progress; every
+// counter goes to the JSON file (--benchmark_out).
 class ProgressReporter : public benchmark::ConsoleReporter {
 public:
     explicit ProgressReporter(size_t total) : total_(total), t0_(now_s()) {}
+    bool ReportContext(const Context &) override {
+        // The short form; the JSON holds the whole machine description.
+        const Options &o = options();
+        const char *k = nullptr;
+        if (bf_sbbf_default_kernel(&k) != BF_OK) k = "error";
+        GetOutputStream() << "blockfilter_bench: " << o.mode << " matrix, " << total_ << " benchmarks, "
+                          << num_cores() << " cores, auto kernel " << k << ", seed 0x" << std::hex << o.seed
+                          << std::dec << "\n";
+        return true;
+    }
     void ReportRuns(const std::vector<Run> &runs) override {
-        done_ += 1;
-        std::fprintf(stderr, "[%zu/%zu, %.0f s] ", done_, total_, now_s() - t0_);
-        std::fflush(stderr);
-        ConsoleReporter::ReportRuns(runs);
+        for (const Run &r : runs) {
+            done_ += 1;
+            std::string name = r.benchmark_name();
+            auto cut = name.find("/min_time:");
+            if (cut != std::string::npos) name.resize(cut);
+            std::ostream &os = GetOutputStream();
+            char line[512];
+            auto get = [&r](const char *k) {
+                auto it = r.counters.find(k);
+                return it == r.counters.end() ? std::nan("") : it->second.value;
+            };
+            if (r.error_occurred) {
+                std::snprintf(line, sizeof line, "[%4zu/%zu %5.0fs] %-78s ERROR %s\n", done_, total_, now_s() - t0_,
+                              name.c_str(), r.error_message.c_str());
+            } else {
+                double x = get("x_mem_limit");
+                char xs[32] = "";
+                if (std::isfinite(x)) std::snprintf(xs, sizeof xs, " %6.2fx limit", x);
+                std::snprintf(line, sizeof line, "[%4zu/%zu %5.0fs] %-78s %9.2f ns/op %9.2f Mop/s%s\n", done_, total_,
+                              now_s() - t0_, name.c_str(), get("ns_per_op"), get("ops_per_s") / 1e6, xs);
+            }
+            os << line << std::flush;
+        }
     }
 
 private:

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite: installs what is missing, builds an optimised
+# harness, runs the matrix, writes results/<machine>/<date>-<commit>.json,
+# draws the plots and prints a summary table.
+#
+#   scripts/bench.sh                 default matrix (about 5 minutes on 2 cores)
+#   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
+#   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
+# Options:
+#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-generic (comma-separated)
+#   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
+#   --threads LIST    thread counts of the scaling runs (default 1..cores)
+#   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
+#   --hash MODE       excluded | included | both (default both; included at fpp 1% only)
+#   --1gib            add the 1 GiB filter to the kernel benchmark
+#   --out DIR         write the JSON and plots into DIR (default results/<machine>)
+#   --machine NAME    the results folder name (default: sanitised CPU model + cores)
+#   --no-plots        skip plot.py
+#   -- ARGS           passed to blockfilter_bench (e.g. --benchmark_filter=REGEX)
+# Environment: BF_BENCH_BUILD (default build-bench-release).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+mode=default
+extra=()
+out=""
+machine=""
+plots=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --full) mode=full ;;
+    --quick) mode=quick ;;
+    --families) extra+=("--bf_families=$2"); shift ;;
+    --kernels) extra+=("--bf_kernels=$2"); shift ;;
+    --threads) extra+=("--bf_threads=$2"); shift ;;
+    --n) extra+=("--bf_n=$2"); shift ;;
+    --fpp) extra+=("--bf_fpp=$2"); shift ;;
+    --hash) extra+=("--bf_hash=$2"); shift ;;
+    --1gib) extra+=("--bf_1gib") ;;
+    --out) out=$2; shift ;;
+    --machine) machine=$2; shift ;;
+    --no-plots) plots=0 ;;
+    --) shift; extra+=("$@"); break ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# 1. Dependencies.
+if [ -x scripts/setup.sh ]; then
+  scripts/setup.sh --bench
+else
+  need=()
+  for p in meson ninja-build pkg-config gcc g++ libxxhash-dev libbenchmark-dev libhwloc-dev python3-matplotlib git; do
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" = "install ok installed" ] || need+=("$p")
+  done
+  if [ ${#need[@]} -gt 0 ]; then
+    sudo=(); [ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
+    echo "bench.sh: installing ${need[*]}"
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" </dev/null
+  fi
+fi
+
+# 2. An optimised build of the harness.
+build=${BF_BENCH_BUILD:-build-bench-release}
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" --buildtype=release -Db_ndebug=true -Dbench=enabled \
+    -Dtests=false -Dtools=false -Dexamples=false >/dev/null
+fi
+ninja -C "$build" -j2 bench/blockfilter_bench >/dev/null
+exe="$build/bench/blockfilter_bench"
+
+# 3. Where the results go. The machine name is the CPU model (lower case,
+# runs of other characters turned into '-') and the core count, so two runs
+# on the same kind of machine share a folder whatever its host name.
+if [ -z "$machine" ]; then
+  model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n1)
+  [ -n "$model" ] || model=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)
+  [ -n "$model" ] || model=$(uname -m)
+  machine=$(printf '%s' "$model" | tr 'A-Z' 'a-z' | sed -e 's/([rR]\{1\})//g; s/(tm)//g; s/ cpu / /g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
+  machine="$machine-$(nproc)c"
+fi
+[ -n "$out" ] || out="results/$machine"
+mkdir -p "$out"
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo nogit)
+git diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
+stamp=$(date -u +%Y-%m-%dT%H%MZ)
+json="$out/$stamp-$commit.json"
+[ "$mode" = default ] || json="$out/$stamp-$commit-$mode.json"
+
+echo "bench.sh: $mode matrix, machine $machine, writing $json"
+modeflag=()
+[ "$mode" = default ] || modeflag=("--bf_$mode")
+color=false; [ -t 1 ] && color=true
+# Progress: one "[done/total, elapsed]" line per benchmark on stderr.
+"$exe" "${modeflag[@]}" "${extra[@]}" --benchmark_out="$json.part" --benchmark_out_format=json \
+  --benchmark_color=$color
+mv "$json.part" "$json"
+
+# 4. Plots and the summary.
+if [ "$plots" = 1 ]; then
+  /usr/bin/python3 scripts/plot.py "$json" --outdir "$out"
+fi
+/usr/bin/python3 scripts/plot.py "$json" --summary
+echo "bench.sh: results in $json"
