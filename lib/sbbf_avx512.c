@@ -103,16 +103,18 @@ static void insert_batch_avx512(uint8_t *bits, uint64_t num_blocks, const uint64
     if (i < n) insert_avx512(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
 }
 
-/* Eight keys: four pair compares, answers packed one byte per key. */
+/* Eight keys: four pair tests give 64 lane bits, byte j for key j; a key
+ * is present when its byte is 0xff. Turned into one 0/1 byte per key with
+ * plain integer operations (exact per byte, no carries between bytes). */
 static inline uint64_t octet_hits(const uint8_t *bits, uint64_t num_blocks,
                                   const uint64_t *hashes) {
-    uint64_t hits = 0;
-    for (unsigned j = 0; j < 4; j++) {
-        unsigned ok = pair_present(bits, num_blocks, hashes + 2 * j);
-        hits |= (uint64_t)((ok & 0xffu) == 0xffu) << (16 * j);
-        hits |= (uint64_t)((ok >> 8) == 0xffu) << (16 * j + 8);
-    }
-    return hits;
+    uint64_t lanes = 0;
+    for (unsigned j = 0; j < 4; j++)
+        lanes |= (uint64_t)pair_present(bits, num_blocks, hashes + 2 * j) << (16 * j);
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t t = ~lanes;                      /* byte nonzero: key absent */
+    uint64_t nonzero = ((t & low7) + low7) | t; /* high bit of each byte */
+    return (~nonzero & ~low7) >> 7;
 }
 
 static inline size_t emit8(uint64_t hits, uint8_t *out) {
