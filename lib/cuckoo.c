@@ -89,6 +89,18 @@ static inline int slot_find(uint64_t b, unsigned f, uint32_t fp) {
     return -1;
 }
 
+/* Whether any of the 4 slots equals fp (fp != 0), without a loop: xor fp
+ * into every lane, then the classic "has a zero lane" test
+ * (x - ones) & ~x & highs, which is exact for whether some lane is zero. */
+static inline uint64_t lane_ones(unsigned f) {
+    return f == 8 ? 0x01010101ULL : f == 12 ? 0x001001001001ULL : 0x0001000100010001ULL;
+}
+static inline bool bucket_has(uint64_t b, unsigned f, uint32_t fp) {
+    const uint64_t ones = lane_ones(f), highs = ones << (f - 1);
+    uint64_t x = b ^ (fp * ones);
+    return ((x - ones) & ~x & highs) != 0;
+}
+
 static inline uint32_t fingerprint(uint64_t hash, unsigned f) {
     return 1u + (uint32_t)(((uint64_t)(uint32_t)hash * ((1u << f) - 1)) >> 32);
 }
@@ -294,8 +306,7 @@ bool bf_cuckoo_contains_hash(const bf_cuckoo *f, uint64_t hash) {
     uint32_t fp = fingerprint(hash, bits);
     uint64_t i1 = index1(hash, f->num_buckets);
     uint64_t i2 = alt_index(i1, fp, f->num_buckets);
-    if (slot_find(bucket_at(f, i1), bits, fp) >= 0 || slot_find(bucket_at(f, i2), bits, fp) >= 0)
-        return true;
+    if (bucket_has(bucket_at(f, i1), bits, fp) || bucket_has(bucket_at(f, i2), bits, fp)) return true;
     return f->victim_fp == fp && (f->victim_index == i1 || f->victim_index == i2);
 }
 
