@@ -39,7 +39,8 @@ int bf__header_read(const void *buf, size_t len, bf_native_header *h) {
     if (h->family < BF_FAMILY_SBBF || h->family > BF_FAMILY_CUCKOO) return BF_EFAMILY;
     if (h->flags & ~BF_FLAG_KEYED) return BF_ECORRUPT;
     h->seed = bf_load_le64(b + 8);
-    if (!(h->flags & BF_FLAG_KEYED) && h->seed != 0) return BF_ECORRUPT;
+    /* The keyed flag is set iff the seed is not 0 (what the writer does). */
+    if (!(h->flags & BF_FLAG_KEYED) != (h->seed == 0)) return BF_ECORRUPT;
     h->inserted = bf_load_le64(b + 16);
     h->p0 = bf_load_le64(b + 24);
     h->p1 = bf_load_le32(b + 32);
