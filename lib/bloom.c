@@ -199,5 +199,7 @@ uint64_t bf__bloom_bits_set(const bf_bloom *f) {
     uint64_t set = 0, i = 0;
     for (; i + 8 <= f->num_bytes; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(f->data + i));
     for (; i < f->num_bytes; i++) set += (uint64_t)__builtin_popcount(f->data[i]);
+    /* Only bits below m count: an unverified view may have padding bits set. */
+    for (uint64_t p = f->m; p < (uint64_t)f->num_bytes * 8; p++) set -= (f->data[p >> 3] >> (p & 7)) & 1u;
     return set;
 }

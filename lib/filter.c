@@ -525,10 +525,8 @@ int bf_filter_stats(const bf_filter *f, bf_stats *out) {
     case BF_FAMILY_COUNTING: {
         const bf_counting *c = f->u.counting;
         uint64_t nz = 0;
-        for (uint64_t i = 0; i < c->num_bytes; i++) {
-            nz += (c->data[i] & 0xFu) != 0;
-            nz += (c->data[i] >> 4) != 0;
-        }
+        /* Counters below m only: an unverified view may have padding set. */
+        for (uint64_t i = 0; i < c->m; i++) nz += bf__counting_get(c->data, i) != 0;
         bloom_like_stats(&st, c->m, nz, c->k);
         break;
     }
