@@ -140,7 +140,7 @@ static int create_temp(const char *path, char **tmp_out, int *fd_out) {
 int bf_filter_save_file(const bf_filter *f, const char *path) {
     if (!f || !path || !*path) return BF_EINVAL;
     size_t need = bf_filter_save_size(f);
-    if (need < BF_HEADER_BYTES) return BF_EINVAL;
+    if (need == 0) return BF_ETOOBIG; /* size overflows size_t */
 
     /* Serialise first, so a filter that cannot be saved leaves no file
      * behind. The buffer comes from the payload allocator: big ones are
