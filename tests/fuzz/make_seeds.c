@@ -1,0 +1,274 @@
+/*
+ * Writes the committed seed corpus of the fuzz targets:
+ *   fuzz_make_seeds <test data dir> <corpus dir>
+ * Valid inputs (the Parquet fixtures, saved filters of every family, keyed
+ * and not) and a few hand-made corruptions of each. Deterministic: running
+ * it again gives the same files.
+ */
+#define _DEFAULT_SOURCE
+#include "blockfilter.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *out_dir;
+
+static void die(const char *what) {
+    fprintf(stderr, "fuzz_make_seeds: %s\n", what);
+    exit(1);
+}
+
+static void put(const char *target, const char *name, const uint8_t *pre, size_t pre_len,
+                const uint8_t *data, size_t len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", out_dir, target);
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) die(path);
+    snprintf(path, sizeof path, "%s/%s/%s", out_dir, target, name);
+    FILE *fp = fopen(path, "wb");
+    if (!fp) die(path);
+    if ((pre_len && fwrite(pre, 1, pre_len, fp) != pre_len) ||
+        (len && fwrite(data, 1, len, fp) != len))
+        die(path);
+    if (fclose(fp) != 0) die(path);
+}
+
+static uint8_t *slurp(const char *dir, const char *name, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) die(path);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    if (!b || fread(b, 1, (size_t)n, fp) != (size_t)n) die(path);
+    fclose(fp);
+    *len = (size_t)n;
+    return b;
+}
+
+/* Parquet targets: the from_parquet input as is; the view input with a
+ * leading alignment byte. */
+static void parquet_seed(const char *name, const uint8_t *d, size_t len) {
+    put("sbbf_from_parquet", name, NULL, 0, d, len);
+    uint8_t off = (uint8_t)(len % 7 + 1);
+    put("sbbf_view_parquet", name, &off, 1, d, len);
+}
+
+/* Native targets: control byte, then the image. */
+static void native_seed(const char *name, const uint8_t *img, size_t len) {
+    char n2[256];
+    uint8_t ctl = 0;
+    put("filter_load", name, &ctl, 1, img, len);
+    put("filter_view", name, &ctl, 1, img, len);
+    ctl = 2 | (3 << 2); /* verify payload, misaligned by 3 */
+    snprintf(n2, sizeof n2, "%s-verify", name);
+    put("filter_view", n2, &ctl, 1, img, len);
+}
+
+static uint8_t *save(const bf_filter *f, size_t *len) {
+    *len = bf_filter_save_size(f);
+    uint8_t *b = malloc(*len);
+    size_t w = 0;
+    if (!b || bf_filter_save(f, b, *len, &w) != BF_OK || w != *len) die("save");
+    return b;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) die("usage: fuzz_make_seeds <test data dir> <corpus dir>");
+    const char *data_dir = argv[1];
+    out_dir = argv[2];
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) die(out_dir);
+
+    /* ---- Parquet ---- */
+    size_t len;
+    uint8_t *x = slurp(data_dir, "parquet/bloom_filter.xxhash.bin", &len);
+    parquet_seed("xxhash-bin", x, len);
+    uint8_t *c = malloc(len);
+    memcpy(c, x, len);
+    c[2] = 0x11; /* numBytes 1025+: not a multiple of 32 */
+    parquet_seed("bad-numbytes", c, len);
+    memcpy(c, x, len);
+    c[1] = 0x81, c[2] = 0x80, c[3] = 0x80, c[4] = 0x80; /* numBytes: huge varint over the fields */
+    parquet_seed("huge-varint", c, len);
+    memcpy(c, x, len);
+    c[5] = 0x2c; /* algorithm: union field 2 (unknown) */
+    parquet_seed("unknown-algorithm", c, len);
+    memcpy(c, x, len);
+    c[12] = 0x2c; /* compression: field 2 (not UNCOMPRESSED) */
+    parquet_seed("compressed", c, len);
+    parquet_seed("truncated-bitset", x, len - 100);
+    parquet_seed("header-only", x, 16);
+    free(c);
+    free(x);
+    x = slurp(data_dir, "parquet/bloom_filter.bin", &len);
+    parquet_seed("legacy-bin", x, len);
+    free(x);
+    x = slurp(data_dir, "parquet/data_index_bloom_encoding_stats.parquet", &len);
+    parquet_seed("parquet-mr-1024", x + 192, 1040);
+    free(x);
+    x = slurp(data_dir, "parquet/data_index_bloom_encoding_with_length.parquet", &len);
+    parquet_seed("parquet-rs-2048", x + 253, 2064);
+    free(x);
+    {
+        /* One block, written by this library; plus unknown fields and a
+         * nested struct before the known ones (must be skipped). */
+        bf_sbbf *f = NULL;
+        if (bf_sbbf_new_bytes(&f, 32) != BF_OK) die("sbbf");
+        for (int i = 0; i < 10; i++) {
+            char k[8];
+            int n = snprintf(k, sizeof k, "a%d", i);
+            bf_sbbf_insert(f, k, (size_t)n);
+        }
+        size_t psize = bf_sbbf_parquet_size(f), w;
+        uint8_t *p = malloc(psize + 16);
+        if (bf_sbbf_to_parquet(f, p, psize, &w) != BF_OK) die("to_parquet");
+        parquet_seed("one-block", p, w);
+        /* field 9 (i32 = 1), field 10 (struct { field 1 binary "ab" }), then
+         * the original fields renumbered by long form is not needed. */
+        static const uint8_t extra[] = {0x95, 0x02, 0x1c, 0x18, 0x02, 'a', 'b', 0x00};
+        uint8_t *q = malloc(psize + sizeof extra);
+        memcpy(q, extra, sizeof extra);
+        /* The original header's first field delta is relative to 0; after
+         * field 10 it must be written in long form: keep the rest as is and
+         * let the loader decide (the fuzzer mutates from here). */
+        memcpy(q + sizeof extra, p, w);
+        parquet_seed("extra-fields", q, w + sizeof extra);
+        free(q);
+        free(p);
+        bf_sbbf_free(f);
+    }
+
+    /* ---- native images of every family ---- */
+    static const bf_family fams[] = {BF_FAMILY_SBBF, BF_FAMILY_BLOOM, BF_FAMILY_COUNTING,
+                                     BF_FAMILY_CUCKOO};
+    for (size_t i = 0; i < 4; i++) {
+        for (int keyed = 0; keyed < 2; keyed++) {
+            bf_filter *f = NULL;
+            if (bf_filter_new(&f, fams[i], 64, 0.05) != BF_OK) die("filter_new");
+            if (keyed && bf_filter_set_seed(f, 0x5eed5eed5eed5eedu) != BF_OK) die("set_seed");
+            for (int k = 0; k < 40; k++) {
+                char key[16];
+                int n = snprintf(key, sizeof key, "key%d", k);
+                if (bf_filter_insert(f, key, (size_t)n) != BF_OK) die("insert");
+            }
+            size_t ilen;
+            uint8_t *img = save(f, &ilen);
+            char name[128];
+            const char *fn = bf_family_name(fams[i]);
+            snprintf(name, sizeof name, "%s%s", fn, keyed ? "-keyed" : "");
+            native_seed(name, img, ilen);
+            if (!keyed) {
+                uint8_t ctl;
+                /* Payload corrupted (checks stale: payload check fails). */
+                img[ilen - 1] ^= 0x40;
+                snprintf(name, sizeof name, "%s-bad-payload", fn);
+                native_seed(name, img, ilen);
+                img[ilen - 1] ^= 0x40;
+                /* Fields corrupted with the checks recomputed (control
+                 * bit 0): the field validation must catch them. */
+                ctl = 1;
+                uint8_t *m = malloc(ilen);
+                static const struct { int off; uint8_t val; const char *what; } muts[] = {
+                    {24, 0xff, "p0"}, {31, 0x80, "p0-high"}, {32, 0x41, "p1"}, {36, 0x07, "p2"},
+                    {40, 0x01, "p3"}, {48, 0x01, "payload-len"}, {4, 0x02, "version"},
+                    {7, 0x02, "flags"}, {8, 0x01, "seed-unkeyed"}, {6, 0x05, "family"},
+                };
+                for (size_t j = 0; j < sizeof muts / sizeof muts[0]; j++) {
+                    memcpy(m, img, ilen);
+                    m[muts[j].off] ^= muts[j].val;
+                    snprintf(name, sizeof name, "%s-fixed-%s", fn, muts[j].what);
+                    put("filter_load", name, &ctl, 1, m, ilen);
+                    put("filter_view", name, &ctl, 1, m, ilen);
+                }
+                /* Family byte swapped for every other family, checks fixed. */
+                for (size_t o = 0; o < 4; o++) {
+                    if (o == i) continue;
+                    memcpy(m, img, ilen);
+                    m[6] = (uint8_t)fams[o];
+                    snprintf(name, sizeof name, "%s-as-%s", fn, bf_family_name(fams[o]));
+                    put("filter_load", name, &ctl, 1, m, ilen);
+                    put("filter_view", name, &ctl, 1, m, ilen);
+                }
+                /* Truncated. */
+                ctl = 0;
+                snprintf(name, sizeof name, "%s-truncated", fn);
+                put("filter_load", name, &ctl, 1, img, ilen - 9);
+                free(m);
+            }
+            free(img);
+            bf_filter_free(f);
+        }
+    }
+
+    /* ---- CLI: mode byte, option byte, then the file or the arguments ---- */
+    {
+        static const char keys_lf[] = "hello\nparquet\nbloom\nfilter\n\nlast-without-newline";
+        static const char keys_crlf[] = "a\r\nb\r\n\r\nc\rd\n\0nul\r\n";
+        uint8_t hdr[2] = {0, 0};
+        put("cli", "build-sbbf", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[1] = 3 | 4 | 8; /* cuckoo, --crlf, --keyed */
+        put("cli", "build-cuckoo-crlf-keyed", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
+        hdr[1] = 1 | 4; /* bloom, --crlf */
+        put("cli", "build-bloom-crlf", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
+        hdr[1] = 2; /* counting, empty key file */
+        put("cli", "build-counting-empty", hdr, 2, NULL, 0);
+        bf_filter *f = NULL;
+        if (bf_filter_new(&f, BF_FAMILY_SBBF, 64, 0.05) != BF_OK) die("filter_new");
+        bf_filter_insert(f, "hello", 5);
+        size_t ilen;
+        uint8_t *img = save(f, &ilen);
+        bf_filter_free(f);
+        hdr[0] = 1, hdr[1] = 1;
+        put("cli", "info-json", hdr, 2, img, ilen);
+        hdr[0] = 2, hdr[1] = 0;
+        put("cli", "query", hdr, 2, img, ilen);
+        hdr[0] = 3, hdr[1] = 1;
+        put("cli", "convert-to-parquet", hdr, 2, img, ilen);
+        hdr[0] = 4, hdr[1] = 0;
+        put("cli", "merge", hdr, 2, img, ilen);
+        free(img);
+        x = slurp(data_dir, "parquet/bloom_filter.xxhash.bin", &len);
+        hdr[0] = 3, hdr[1] = 0;
+        put("cli", "convert-parquet-to-native", hdr, 2, x, len);
+        hdr[0] = 1, hdr[1] = 0;
+        put("cli", "info-parquet", hdr, 2, x, len);
+        free(x);
+        static const char calc1[] = "--n\0" "1000000\0--fpp\0" "0.001";
+        static const char calc2[] = "--n=1Mi\0--bytes=4Ki";
+        static const char calc3[] = "--n\0" "1e12\0--fpp\0" "1e-9";
+        hdr[0] = 5, hdr[1] = 0;
+        put("cli", "calc-n-fpp", hdr, 2, (const uint8_t *)calc1, sizeof calc1 - 1);
+        put("cli", "calc-n-bytes", hdr, 2, (const uint8_t *)calc2, sizeof calc2 - 1);
+        put("cli", "calc-huge", hdr, 2, (const uint8_t *)calc3, sizeof calc3 - 1);
+    }
+
+    /* ---- kernel differential: blocks-1, alignment byte, bitset, hashes ---- */
+    {
+        uint64_t s = 0x243f6a8885a308d3u;
+        static uint8_t buf[2 + 64 * 32 + 8 * 200];
+        size_t shapes[][2] = {{1, 0}, {1, 17}, {3, 100}, {64, 200}};
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            size_t blocks = shapes[i][0], nh = shapes[i][1];
+            buf[0] = (uint8_t)(blocks - 1);
+            buf[1] = (uint8_t)(i + 1);
+            size_t n = 2;
+            for (size_t j = 0; j < blocks * 32 + nh * 8; j++) {
+                s = s * 6364136223846793005u + 1442695040888963407u;
+                uint8_t b = (uint8_t)(s >> 56);
+                /* Sparse bitsets for the larger shape, so queries miss too. */
+                if (j < blocks * 32 && blocks > 1) b &= (uint8_t)(s >> 40);
+                buf[n++] = b;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "blocks%zu-hashes%zu", blocks, nh);
+            put("sbbf_kernels", name, NULL, 0, buf, n);
+        }
+    }
+    printf("seed corpus written to %s\n", out_dir);
+    return 0;
+}
