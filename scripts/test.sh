@@ -95,3 +95,13 @@ if build asan build/test-asan -Db_sanitize=address,undefined -Db_lundef=false \
 fi
 
 # (steps 3-6 are added below as their parts land)
+
+# 3. aarch64: cross build, plain-C tests under qemu-user, NEON then scalar.
+#    (criterion's runner hangs under qemu, so only plain-C tests run there.)
+if build aarch64 build/test-arm64 --cross-file scripts/cross/aarch64-linux-gnu.ini \
+     -Dtools=false -Dexamples=false -Dbench=disabled; then
+  for k in neon scalar; do
+    log "aarch64 under qemu, kernel $k"
+    meson_suite "aarch64/$k" build/test-arm64 --setup "$k"
+  done
+fi
