@@ -68,7 +68,7 @@ build() { # name builddir [meson setup args...]
 }
 
 # 1. Native, every supported x86 kernel (or the forced one).
-if build native build/test-native -Dbench=disabled; then
+if build native build/test-native -Dbench=disabled -Dlarge_tests=$large; then
   if [ -n "${BLOCKFILTER_KERNEL:-}" ]; then
     kernels=$BLOCKFILTER_KERNEL
   else
@@ -105,3 +105,25 @@ if build aarch64 build/test-arm64 --cross-file scripts/cross/aarch64-linux-gnu.i
     meson_suite "aarch64/$k" build/test-arm64 --setup "$k"
   done
 fi
+
+# 4. ThreadSanitizer: the concurrent insert + contains test (a plain
+#    executable: criterion cannot run under TSan).
+if build tsan build/test-tsan -Db_sanitize=thread -Db_lundef=false \
+     -Dtools=false -Dexamples=false -Dbench=disabled; then
+  log "TSan concurrency"
+  TSAN_OPTIONS=halt_on_error=1 meson_suite "tsan" build/test-tsan --suite tsan
+fi
+
+# 5. The command-line tool under valgrind memcheck (errors fail the run;
+#    valgrind hides AVX-512, so the tool picks AVX2 or scalar there).
+if [ -f build/test-native/build.ninja ]; then
+  log "CLI under valgrind memcheck"
+  BF_CLI_WRAPPER='valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' \
+    meson_suite "cli/valgrind" build/test-native --timeout-multiplier 3 engine_cli
+fi
+
+# 6. Install into a temporary prefix; build and run an example against the
+#    installed pkg-config file.
+log "install into a temporary prefix"
+./scripts/install-test.sh build/test-install
+step_result "install" $?
