@@ -127,3 +127,11 @@ fi
 log "install into a temporary prefix"
 ./scripts/install-test.sh build/test-install
 step_result "install" $?
+
+# Summary: the last line sums every suite.
+echo
+if [ ${#failures[@]} -gt 0 ]; then
+  echo "failed: ${failures[*]}"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
