@@ -89,6 +89,19 @@ static inline uint64_t bf__dh_next(bf_dh *d, uint64_t m) {
     return pos;
 }
 
+/* Batch loops prefetch from this payload size up (below it the payload sits
+ * in L1/L2 and prefetches only cost). */
+#define BF_BASELINE_PREFETCH_MIN_BYTES ((uint64_t)1 << 20)
+
+/* Batches (any alignment of the hash array; out may be NULL). */
+BF_HIDDEN size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_t n,
+                                          uint8_t *out);
+BF_HIDDEN void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n);
+BF_HIDDEN size_t bf__counting_contains_batch(const bf_counting *f, const uint64_t *hashes,
+                                             size_t n, uint8_t *out);
+BF_HIDDEN size_t bf__cuckoo_contains_batch(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                           uint8_t *out);
+
 /* Shared sizing and models (bloom.c). */
 BF_HIDDEN double bf__bloom_fpp(double m, unsigned k, double n);
 /* Smallest m (and its k) with exact FPR <= fpp over integer k in 1..64. */

@@ -203,3 +203,70 @@ uint64_t bf__bloom_bits_set(const bf_bloom *f) {
     for (uint64_t p = f->m; p < (uint64_t)f->num_bytes * 8; p++) set -= (f->data[p >> 3] >> (p & 7)) & 1u;
     return set;
 }
+
+/* Batches. Beyond the caches a lookup waits on up to k independent misses;
+ * a batch computes the positions of a group of keys, prefetches all of them,
+ * then tests, so the misses of the group overlap. Small filters skip this
+ * (the prefetches would only cost). */
+#define BLOOM_GROUP 8
+
+static inline uint64_t load_hash(const uint64_t *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_t n, uint8_t *out) {
+    size_t hits = 0;
+    if (f->num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
+        for (size_t i = 0; i < n; i++) {
+            bool c = bf_bloom_contains_hash(f, load_hash(hashes + i));
+            if (out) out[i] = (uint8_t)c;
+            hits += c;
+        }
+        return hits;
+    }
+    uint64_t pos[BLOOM_GROUP][BF_BLOOM_MAX_K];
+    const uint8_t *b = f->data;
+    for (size_t base = 0; base < n; base += BLOOM_GROUP) {
+        size_t g = n - base < BLOOM_GROUP ? n - base : BLOOM_GROUP;
+        for (size_t j = 0; j < g; j++) {
+            bf_dh d = bf__dh_init(load_hash(hashes + base + j));
+            for (unsigned i = 0; i < f->k; i++) {
+                uint64_t p = bf__dh_next(&d, f->m);
+                pos[j][i] = p;
+                __builtin_prefetch(b + (p >> 3));
+            }
+        }
+        for (size_t j = 0; j < g; j++) {
+            bool c = true;
+            for (unsigned i = 0; i < f->k && c; i++) c = (b[pos[j][i] >> 3] >> (pos[j][i] & 7)) & 1;
+            if (out) out[base + j] = (uint8_t)c;
+            hits += c;
+        }
+    }
+    return hits;
+}
+
+void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
+    if (BF_UNLIKELY(!f->bits)) return;
+    if (f->num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
+        for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(f, load_hash(hashes + i));
+        return;
+    }
+    uint64_t pos[BLOOM_GROUP][BF_BLOOM_MAX_K];
+    for (size_t base = 0; base < n; base += BLOOM_GROUP) {
+        size_t g = n - base < BLOOM_GROUP ? n - base : BLOOM_GROUP;
+        for (size_t j = 0; j < g; j++) {
+            bf_dh d = bf__dh_init(load_hash(hashes + base + j));
+            for (unsigned i = 0; i < f->k; i++) {
+                uint64_t p = bf__dh_next(&d, f->m);
+                pos[j][i] = p;
+                __builtin_prefetch(f->bits + (p >> 3), 1);
+            }
+        }
+        for (size_t j = 0; j < g; j++)
+            for (unsigned i = 0; i < f->k; i++)
+                f->bits[pos[j][i] >> 3] |= (uint8_t)(1u << (pos[j][i] & 7));
+    }
+}

@@ -119,3 +119,34 @@ int bf_counting_remove_hash(bf_counting *f, uint64_t hash) {
 
 uint64_t bf_counting_num_counters(const bf_counting *f) { return f->m; }
 unsigned bf_counting_num_hashes(const bf_counting *f) { return f->k; }
+
+/* Batch lookups: positions of a group of keys computed and prefetched first
+ * (see bloom.c). */
+#define COUNTING_GROUP 8
+
+size_t bf__counting_contains_batch(const bf_counting *f, const uint64_t *hashes, size_t n,
+                                   uint8_t *out) {
+    size_t hits = 0;
+    uint64_t pos[COUNTING_GROUP][BF_BLOOM_MAX_K];
+    const bool prefetch = f->num_bytes >= BF_BASELINE_PREFETCH_MIN_BYTES;
+    for (size_t base = 0; base < n; base += COUNTING_GROUP) {
+        size_t g = n - base < COUNTING_GROUP ? n - base : COUNTING_GROUP;
+        for (size_t j = 0; j < g; j++) {
+            uint64_t h;
+            memcpy(&h, hashes + base + j, sizeof h);
+            bf_dh d = bf__dh_init(h);
+            for (unsigned i = 0; i < f->k; i++) {
+                uint64_t p = bf__dh_next(&d, f->m);
+                pos[j][i] = p;
+                if (prefetch) __builtin_prefetch(f->data + (p >> 1));
+            }
+        }
+        for (size_t j = 0; j < g; j++) {
+            bool c = true;
+            for (unsigned i = 0; i < f->k && c; i++) c = bf__counting_get(f->data, pos[j][i]) != 0;
+            if (out) out[base + j] = (uint8_t)c;
+            hits += c;
+        }
+    }
+    return hits;
+}

@@ -383,3 +383,38 @@ void bf__cuckoo_clear(bf_cuckoo *f) {
     f->victim_fp = 0;
     f->victim_index = 0;
 }
+
+/* Batch lookups: the two buckets of a group of keys are prefetched before
+ * any is tested, so their misses overlap. */
+#define CUCKOO_GROUP 16
+
+size_t bf__cuckoo_contains_batch(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                 uint8_t *out) {
+    const unsigned bits = f->fp_bits;
+    const bool prefetch = f->num_bytes >= BF_BASELINE_PREFETCH_MIN_BYTES;
+    uint64_t b1[CUCKOO_GROUP], b2[CUCKOO_GROUP];
+    uint32_t fps[CUCKOO_GROUP];
+    size_t hits = 0;
+    for (size_t base = 0; base < n; base += CUCKOO_GROUP) {
+        size_t g = n - base < CUCKOO_GROUP ? n - base : CUCKOO_GROUP;
+        for (size_t j = 0; j < g; j++) {
+            uint64_t h;
+            memcpy(&h, hashes + base + j, sizeof h);
+            fps[j] = fingerprint(h, bits);
+            b1[j] = index1(h, f->num_buckets);
+            b2[j] = alt_index(b1[j], fps[j], f->num_buckets);
+            if (prefetch) {
+                __builtin_prefetch(f->data + b1[j] * f->bucket_bytes);
+                __builtin_prefetch(f->data + b2[j] * f->bucket_bytes);
+            }
+        }
+        for (size_t j = 0; j < g; j++) {
+            bool c = bucket_has(bucket_at(f, b1[j]), bits, fps[j]) ||
+                     bucket_has(bucket_at(f, b2[j]), bits, fps[j]) ||
+                     (f->victim_fp == fps[j] && (f->victim_index == b1[j] || f->victim_index == b2[j]));
+            if (out) out[base + j] = (uint8_t)c;
+            hits += c;
+        }
+    }
+    return hits;
+}

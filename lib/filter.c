@@ -366,16 +366,20 @@ int bf_filter_insert_hashes(bf_filter *f, const uint64_t *hashes, size_t n, size
     if (done) *done = 0;
     if (!f || (!hashes && n)) return BF_EINVAL;
     if (f->readonly) return BF_EREADONLY;
-    if (f->family == BF_FAMILY_SBBF) {
-        bf_sbbf_insert_hashes(f->u.sbbf, hashes, n);
+    if (f->family == BF_FAMILY_SBBF || f->family == BF_FAMILY_BLOOM) {
+        if (f->family == BF_FAMILY_SBBF) bf_sbbf_insert_hashes(f->u.sbbf, hashes, n);
+        else bf__bloom_insert_batch(f->u.bloom, hashes, n);
         count_inserts(f, n);
         if (done) *done = n;
         return BF_OK;
     }
     size_t i = 0;
     int rc = BF_OK;
-    for (; i < n; i++)
-        if ((rc = f->vt->insert(f->u.any, hashes[i])) != BF_OK) break;
+    for (; i < n; i++) {
+        uint64_t h;
+        memcpy(&h, hashes + i, sizeof h); /* any alignment, as the SBBF batch */
+        if ((rc = f->vt->insert(f->u.any, h)) != BF_OK) break;
+    }
     count_inserts(f, i);
     if (done) *done = i;
     return rc;
@@ -383,14 +387,13 @@ int bf_filter_insert_hashes(bf_filter *f, const uint64_t *hashes, size_t n, size
 
 size_t bf_filter_contains_hashes(const bf_filter *f, const uint64_t *hashes, size_t n,
                                  uint8_t *out) {
-    if (f->family == BF_FAMILY_SBBF) return bf_sbbf_contains_hashes(f->u.sbbf, hashes, n, out);
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool c = f->vt->contains(f->u.any, hashes[i]);
-        if (out) out[i] = (uint8_t)c;
-        hits += c;
+    switch (f->family) {
+    case BF_FAMILY_SBBF: return bf_sbbf_contains_hashes(f->u.sbbf, hashes, n, out);
+    case BF_FAMILY_BLOOM: return bf__bloom_contains_batch(f->u.bloom, hashes, n, out);
+    case BF_FAMILY_COUNTING: return bf__counting_contains_batch(f->u.counting, hashes, n, out);
+    case BF_FAMILY_CUCKOO: return bf__cuckoo_contains_batch(f->u.cuckoo, hashes, n, out);
     }
-    return hits;
+    return 0;
 }
 
 uint64_t bf_filter_seed(const bf_filter *f) {
