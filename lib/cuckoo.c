@@ -35,7 +35,8 @@
  * each insert can be undone by one remove). Its two buckets hold at most
  * 2 * 4 = 8 copies; the 9th insert of the same key (both buckets full of its
  * fingerprint) returns BF_EFULL and changes nothing; the filter stays usable
- * for other keys.
+ * for other keys. (In an odd-sized table the 1/N of keys whose two buckets
+ * coincide hold at most 4 copies.)
  *
  * Remove of a key never inserted: if its fingerprint is in neither bucket
  * (nor the victim) the filter says absent, nothing changes and BF_ENOTFOUND
