@@ -31,7 +31,8 @@ struct Options {
     std::vector<uint64_t> thread_ns;           // n of the scaling runs
     std::vector<uint64_t> kernel_sizes;        // bytes of the kernel benchmark's filters
     std::string hash = "both";                 // excluded, included, both
-    double hash_included_fpp = 0.01;           // hashing-included runs at this fpp only
+    double hash_included_fpp = 0.01;           // reference fpp: hashing-included runs at this fpp only
+    uint64_t sweep_max_n = UINT64_MAX;         // larger n run at the reference fpp only
     uint64_t seed = 0x5bd1e9955bd1e995ull;     // fixed, recorded
     uint64_t fpr_keys = 1000000;               // negative keys for the measured FPR
     uint64_t queries = 1u << 16;               // queries per timed pass

@@ -111,7 +111,7 @@ static std::string model_curve(bf_family fam) {
     const uint64_t n = 1000000;
     std::ostringstream s;
     s.precision(6);
-    for (double bpk = 2.0; bpk <= 48.0 + 1e-9; bpk += 0.5) {
+    for (double bpk = 2.0; bpk <= 80.0 + 1e-9; bpk += 0.5) {
         uint64_t bytes = (uint64_t)(bpk * (double)n / 8.0);
         double fpr;
         if (fam == BF_FAMILY_SBBF) {

@@ -22,6 +22,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 REF_FPP = 0.01
 
@@ -74,6 +75,14 @@ def ref_fpp(rows):
     if not fpps:
         return REF_FPP
     return min(fpps, key=lambda f: abs(math.log(f / REF_FPP)))
+
+
+def by_n(rs, key="ns_per_op"):
+    """(n, value) pairs, one per n (the first measured), sorted by n."""
+    out = {}
+    for r in rs:
+        out.setdefault(r["n"], r[key])
+    return sorted(out.items())
 
 
 def pick(rows, **kw):
@@ -133,8 +142,8 @@ def draw_lookup(ax, ctx, rows, fpp, tag="", ls_single="-", ls_batch="--", alpha=
     lim = {}
     for s in series_list(rows):
         for op, ls, mk in (("contains_single", ls_single, "o"), ("contains_batch", ls_batch, "^")):
-            pts = sorted((r["n"], r["ns_per_op"]) for r in pick(rows, kind="matrix", series=s, op=op, hash="hash_excl",
-                                                             fpp=fpp, pos_pct=50.0, threads=1.0))
+            pts = by_n(pick(rows, kind="matrix", series=s, op=op, hash="hash_excl", fpp=fpp, pos_pct=50.0,
+                            threads=1.0))
             if not pts:
                 continue
             ax.plot([p[0] for p in pts], [p[1] for p in pts], ls, marker=mk, color=color(s), alpha=alpha,
@@ -176,6 +185,7 @@ def parse_curve(s):
 def plot_fpr(ctx, rows, outdir):
     fig, ax = plt.subplots(figsize=(9, 6))
     done = set()
+    xmax = 50.0
     for s in series_list(rows):
         fam = s.split("/")[0]
         pts = {}
@@ -184,6 +194,7 @@ def plot_fpr(ctx, rows, outdir):
         if not pts:
             continue
         xs, ys = zip(*sorted(pts.values()))
+        xmax = max(xmax, max(xs) * 1.1)
         ax.scatter(xs, [max(y, 1e-7) for y in ys], color=color(s), s=18, label="%s measured" % series_label(s), zorder=3)
         cf = "sbbf" if fam.startswith("sbbf") else fam
         if cf not in done:
@@ -195,7 +206,7 @@ def plot_fpr(ctx, rows, outdir):
     ax.set_yscale("log")
     ax.set_xlabel("space (bits per key actually used)")
     ax.set_ylabel("false-positive rate (measured on separate negative keys)")
-    ax.set_xlim(0, 50)
+    ax.set_xlim(0, min(xmax, 80))
     ax.set_ylim(1e-6, 1)
     ax.grid(True, which="both", alpha=0.3)
     ax.set_title("FPR vs space: the blocked layout's penalty — %s" % machine_name(ctx), fontsize=10)
@@ -208,9 +219,9 @@ def plot_pareto(ctx, rows, outdir):
     fpps = sorted({r["fpp"] for r in rows if r["kind"] == "matrix"}, reverse=True)
     if not fpps:
         return
-    nmax = max(r["n"] for r in rows if r["kind"] == "matrix")
     fig, axes = plt.subplots(1, len(fpps), figsize=(4.5 * len(fpps), 4.5), squeeze=False)
     for ax, fpp in zip(axes[0], fpps):
+        nmax = max(r["n"] for r in pick(rows, kind="matrix", fpp=fpp))
         pts = []
         for s in series_list(rows):
             for op, mk in (("contains_single", "o"), ("contains_batch", "^")):
@@ -260,6 +271,8 @@ def plot_threads(ctx, rows, outdir):
                         label="%s, %s" % (series_label(s), op.replace("_", " ")))
         ax.set_xlabel("threads (one per core, pinned)")
         ax.set_ylabel("throughput (million ops/s, all threads)")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.set_title("n = %.0e, fpp 1%%" % n, fontsize=9)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=6)
@@ -272,8 +285,7 @@ def plot_threads(ctx, rows, outdir):
 def draw_insert(ax, rows, fpp, tag="", alpha=1.0):
     for s in series_list(rows):
         for op, ls, mk in (("insert_single", "-", "o"), ("insert_batch", "--", "^")):
-            pts = sorted((r["n"], r["ns_per_op"]) for r in pick(rows, kind="matrix", series=s, op=op, hash="hash_excl",
-                                                             fpp=fpp, threads=1.0))
+            pts = by_n(pick(rows, kind="matrix", series=s, op=op, hash="hash_excl", fpp=fpp, threads=1.0))
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], ls, marker=mk, color=color(s), alpha=alpha,
                         label="%s%s, %s" % (tag, series_label(s), "batch" if "batch" in op else "single"))
