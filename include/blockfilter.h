@@ -353,6 +353,12 @@ BF_API int bf_filter_clear(bf_filter *f);
 /** The underlying family object, or NULL if f is of another family. The
  *  bf_filter keeps ownership. */
 BF_API bf_sbbf *bf_filter_sbbf(bf_filter *f);
+/** Wraps an SBBF (e.g. one read from Parquet with bf_sbbf_from_parquet) in
+ *  the generic interface, to save it in the native format. On BF_OK the
+ *  bf_filter owns sbbf (freed by bf_filter_free); on failure the caller
+ *  keeps it. Read-only views cannot be wrapped (BF_EREADONLY). The insert
+ *  count starts at 0; saving raises it to the least the bits imply. */
+BF_API int bf_filter_from_sbbf(bf_filter **out, bf_sbbf *sbbf);
 BF_API bf_bloom *bf_filter_bloom(bf_filter *f);
 BF_API bf_counting *bf_filter_counting(bf_filter *f);
 BF_API bf_cuckoo *bf_filter_cuckoo(bf_filter *f);

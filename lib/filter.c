@@ -318,6 +318,12 @@ int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp) {
     return rc ? rc : wrap(out, family, obj, false);
 }
 
+int bf_filter_from_sbbf(bf_filter **out, bf_sbbf *sbbf) {
+    if (!out || !sbbf) return BF_EINVAL;
+    if (bf_sbbf_is_readonly(sbbf)) return BF_EREADONLY;
+    return wrap(out, BF_FAMILY_SBBF, sbbf, false);
+}
+
 void bf_filter_free(bf_filter *f) {
     if (!f) return;
     f->vt->destroy(f->u.any);

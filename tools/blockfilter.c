@@ -889,39 +889,6 @@ static const char convert_help[] =
     "  implies (set bits / 8) is recorded.\n"
     "  -o OUT      output file\n";
 
-/* Wraps a Parquet bitset into a native file image (see the format spec in
- * README.md): header fields little-endian, header check over the header
- * with its check field zeroed, payload check over the bitset. */
-static uint8_t *native_image(const bf_sbbf *s, size_t *len) {
-    size_t nb = bf_sbbf_num_bytes(s);
-    if (nb > SIZE_MAX - BF_HEADER_BYTES) return NULL;
-    uint8_t *img = calloc(1, BF_HEADER_BYTES + nb);
-    if (!img) return NULL;
-    uint8_t *h = img;
-    memcpy(h, "BFLT", 4);
-    h[4] = (uint8_t)BF_FORMAT_VERSION;
-    h[5] = (uint8_t)(BF_FORMAT_VERSION >> 8);
-    h[6] = (uint8_t)BF_FAMILY_SBBF;
-    h[7] = 0;
-    /* inserted: unknown; the least the bitset implies (each insert sets at
-     * most 8 bits), which the loader's plausibility check requires. */
-    bf_sbbf_stats st;
-    uint64_t least = bf_sbbf_get_stats(s, &st) == BF_OK ? (st.bits_set + 7) / 8 : 0;
-    uint64_t p0 = nb, plen = nb;
-    for (int i = 0; i < 8; i++) {
-        h[16 + i] = (uint8_t)(least >> (8 * i));
-        h[24 + i] = (uint8_t)(p0 >> (8 * i));
-        h[48 + i] = (uint8_t)(plen >> (8 * i));
-    }
-    memcpy(img + BF_HEADER_BYTES, bf_sbbf_bitset(s), nb);
-    uint64_t pc = bf_hash_xxh64(img + BF_HEADER_BYTES, nb);
-    for (int i = 0; i < 8; i++) h[56 + i] = (uint8_t)(pc >> (8 * i));
-    uint32_t hc = (uint32_t)bf_hash_xxh64(h, BF_HEADER_BYTES); /* check field is 0 */
-    for (int i = 0; i < 4; i++) h[44 + i] = (uint8_t)(hc >> (8 * i));
-    *len = BF_HEADER_BYTES + nb;
-    return img;
-}
-
 static int cmd_convert(int argc, char **argv) {
     if (want_help(argc, argv)) {
         fputs(convert_help, stdout);
@@ -997,21 +964,14 @@ static int cmd_convert(int argc, char **argv) {
     if (rc) return lib_error(in, "not a Parquet Bloom filter", rc, 0);
     if (consumed != len)
         msg("%s: warning: %zu bytes after the filter ignored", in, len - consumed);
-    size_t ilen = 0;
-    uint8_t *img = native_image(s, &ilen);
-    bf_sbbf_free(s);
-    if (!img) return sys_error(out, "cannot allocate");
-    /* Check the image with the library's own loader before writing it. */
-    bf_filter *chk = NULL;
-    rc = bf_filter_load(&chk, img, ilen);
-    bf_filter_free(chk);
-    if (rc) {
-        free(img);
-        return lib_error(out, "internal error building the native header", rc, 0);
+    bf_filter *f = NULL;
+    if ((rc = bf_filter_from_sbbf(&f, s))) {
+        bf_sbbf_free(s);
+        return lib_error(in, "cannot wrap the filter", rc, 0);
     }
-    int wr = write_file_atomic(out, img, ilen);
-    free(img);
-    if (wr) return sys_error(out, "cannot write");
+    rc = bf_filter_save_file(f, out);
+    bf_filter_free(f);
+    if (rc) return lib_error(out, "cannot write", rc, errno);
     return 0;
 }
 

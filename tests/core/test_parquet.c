@@ -272,3 +272,33 @@ Test(parquet, header_variants) {
     cr_assert_eq(bf_sbbf_from_parquet(NULL, h1, 49), BF_EINVAL);
     cr_assert_null(f);
 }
+
+Test(parquet, wrap_in_native_format) {
+    size_t len;
+    uint8_t *buf = tu_read_data("parquet/bloom_filter.xxhash.bin", &len);
+    cr_assert_not_null(buf);
+    bf_sbbf *s, *v;
+    cr_assert_eq(bf_sbbf_from_parquet(&s, buf, len), BF_OK);
+    cr_assert_eq(bf_sbbf_view_parquet(&v, buf, len, NULL), BF_OK);
+    bf_filter *f = NULL;
+    cr_assert_eq(bf_filter_from_sbbf(&f, v), BF_EREADONLY);
+    cr_assert_eq(bf_filter_from_sbbf(&f, NULL), BF_EINVAL);
+    cr_assert_eq(bf_filter_from_sbbf(&f, s), BF_OK);
+    cr_assert_eq(bf_filter_sbbf(f), s);
+    size_t cap = bf_filter_save_size(f), w;
+    uint8_t *img = malloc(cap);
+    cr_assert_eq(bf_filter_save(f, img, cap, &w), BF_OK);
+    bf_filter *g;
+    cr_assert_eq(bf_filter_load(&g, img, w), BF_OK);
+    cr_assert_eq(bf_filter_family(g), BF_FAMILY_SBBF);
+    cr_assert_eq(memcmp(bf_sbbf_bitset(bf_filter_sbbf(g)), buf + 16, 1024), 0);
+    for (size_t i = 0; i < 4; i++) cr_assert(bf_filter_contains(g, words[i], strlen(words[i])));
+    bf_stats st;
+    cr_assert_eq(bf_filter_stats(g, &st), BF_OK);
+    cr_assert_geq(st.inserted, 4, "saving records at least the count the bits imply");
+    bf_filter_free(g);
+    bf_filter_free(f); /* frees s */
+    bf_sbbf_free(v);
+    free(img);
+    free(buf);
+}
