@@ -122,6 +122,7 @@ struct BigBuffer {
     uint8_t *data = nullptr;
     size_t size = 0;
     bool huge_advised = false;
+    double huge_fraction = 0;  // of the buffer, from AnonHugePages in /proc/self/smaps_rollup
 
 private:
     void *base_ = nullptr;

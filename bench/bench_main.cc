@@ -210,6 +210,7 @@ void register_mem_limit(uint64_t bytes) {
         set_counters(st, total, ops, "memory");
         st.counters["bytes"] = (double)bytes;
         st.counters["huge_pages_advised"] = buf.huge_advised ? 1 : 0;
+        st.counters["huge_page_fraction"] = buf.huge_fraction;
         record_mem_limit(bytes, total * 1e9 / ops);
     })->UseManualTime()->MinTime(options().min_time)->Unit(benchmark::kMicrosecond);
 }

@@ -198,7 +198,20 @@ double mem_limit_ns(uint64_t bytes) {
 }
 
 // ---------------------------------------------------------------------------
+// Bytes of this process's anonymous memory backed by transparent huge pages.
+static double anon_huge_bytes() {
+    std::FILE *f = std::fopen("/proc/self/smaps_rollup", "r");
+    if (!f) return 0;
+    char line[256];
+    double kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "AnonHugePages: %lf kB", &kb) == 1) break;
+    std::fclose(f);
+    return kb * 1024;
+}
+
 BigBuffer::BigBuffer(size_t bytes) {
+    const double huge_before = anon_huge_bytes();
     const size_t align = (size_t)2 << 20;
     size = bytes;
     base_len_ = bytes + align;
@@ -211,6 +224,7 @@ BigBuffer::BigBuffer(size_t bytes) {
 #endif
     // Touch every page (with non-zero bytes, so no zero-page sharing).
     for (size_t i = 0; i < bytes; i += 4096) data[i] = (uint8_t)(i >> 12 | 1);
+    huge_fraction = std::min(1.0, std::max(0.0, (anon_huge_bytes() - huge_before) / (double)bytes));
 }
 
 BigBuffer::~BigBuffer() {
