@@ -20,7 +20,9 @@ dir=build/fuzz
 all="sbbf_from_parquet sbbf_view_parquet filter_load filter_view sbbf_kernels cli"
 targets=${FUZZ_TARGETS:-$all}
 
+mkdir -p build
 if [ ! -f "$dir/build.ninja" ]; then
+  rm -rf "$dir"
   CC=clang meson setup "$dir" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
     -Dtests=false -Dbench=disabled -Dexamples=false -Dbuildtype=debugoptimized \
     >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; exit 2; }

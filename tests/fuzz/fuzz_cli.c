@@ -26,6 +26,12 @@
 static char dir[64], keys_path[96], in_path[96], filt_path[96], out_path[96], fixed_keys[96];
 static FILE *devnull;
 
+static void cleanup(void) {
+    const char *files[] = {keys_path, in_path, filt_path, out_path, fixed_keys};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(files[i]);
+    rmdir(dir);
+}
+
 static void setup(void) {
     if (dir[0]) return;
     snprintf(dir, sizeof dir, "/tmp/bf-fuzz-cli.%ld", (long)getpid());
@@ -41,6 +47,7 @@ static void setup(void) {
     fclose(fp);
     devnull = fopen("/dev/null", "w");
     if (!devnull) abort();
+    atexit(cleanup);
 }
 
 static void write_file(const char *path, const uint8_t *d, size_t n) {
