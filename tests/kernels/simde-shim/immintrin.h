@@ -1,0 +1,132 @@
+/*
+ * Test-only stand-in for <immintrin.h>: the x86 intrinsics as SIMDe's
+ * portable C implementations (Debian: libsimde-dev). The kernel-emulation
+ * test compiles lib/sbbf_avx2.c and lib/sbbf_avx512.c with this directory
+ * first on the include path and without any -mavx2/-mavx512* flag, so the
+ * kernels' own logic runs on any CPU (one that hides AVX-512, aarch64 under
+ * qemu) and is compared with the scalar kernel. Never used by lib/ itself.
+ *
+ * SIMDE_NO_NATIVE (set here, before any SIMDe header) keeps SIMDe from
+ * using the host's own SIMD: the same portable code on every host, and no
+ * system <immintrin.h> is ever reached through this file's name.
+ *
+ * SIMDe covers every AVX/AVX2/AVX-512 intrinsic the kernels use, and
+ * _mm_prefetch (as __builtin_prefetch). It has no POPCNT/BMI/BMI2 headers:
+ * the scalar ones a kernel might use are defined below, and its portable
+ * 32-bit mullo is replaced (signed overflow, see there). An intrinsic that
+ * is missing anywhere is an implicit declaration, which the test build
+ * makes an error (-Werror=implicit-function-declaration).
+ *
+ * BF_EMU_MUTANT selects a deliberately wrong intrinsic, so the test can
+ * prove it catches a broken kernel:
+ *   0  none (the real check)
+ *   1  _mm512_permutexvar_epi32 reads index ^ 2: the two keys of an
+ *      AVX-512 pair swap their 32-bit hash halves (a wrong lane permutation)
+ *   2  _mm256_mullo_epi32 multiplies by its second operand rotated by one
+ *      lane: each word of a block gets the next word's salt
+ */
+#ifndef BF_TEST_SIMDE_SHIM_IMMINTRIN_H
+#define BF_TEST_SIMDE_SHIM_IMMINTRIN_H
+
+#if !defined(SIMDE_NO_NATIVE)
+#define SIMDE_NO_NATIVE
+#endif
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+
+#include <stdint.h>
+#include <string.h>
+
+/* POPCNT */
+static inline int bf_emu_popcnt_u32(unsigned int a) { return __builtin_popcount(a); }
+static inline long long bf_emu_popcnt_u64(unsigned long long a) { return __builtin_popcountll(a); }
+#define _mm_popcnt_u32(a) bf_emu_popcnt_u32(a)
+#define _mm_popcnt_u64(a) bf_emu_popcnt_u64(a)
+
+/* BMI1: tzcnt/lzcnt are defined for 0 (the operand width). */
+static inline unsigned int bf_emu_tzcnt_u32(unsigned int a) {
+    return a ? (unsigned int)__builtin_ctz(a) : 32u;
+}
+static inline unsigned long long bf_emu_tzcnt_u64(unsigned long long a) {
+    return a ? (unsigned long long)__builtin_ctzll(a) : 64u;
+}
+static inline unsigned int bf_emu_lzcnt_u32(unsigned int a) {
+    return a ? (unsigned int)__builtin_clz(a) : 32u;
+}
+static inline unsigned long long bf_emu_lzcnt_u64(unsigned long long a) {
+    return a ? (unsigned long long)__builtin_clzll(a) : 64u;
+}
+#define _tzcnt_u32(a) bf_emu_tzcnt_u32(a)
+#define _tzcnt_u64(a) bf_emu_tzcnt_u64(a)
+#define _lzcnt_u32(a) bf_emu_lzcnt_u32(a)
+#define _lzcnt_u64(a) bf_emu_lzcnt_u64(a)
+#define _blsr_u32(a) ((unsigned int)(a) & ((unsigned int)(a) - 1u))
+#define _blsr_u64(a) ((unsigned long long)(a) & ((unsigned long long)(a) - 1u))
+
+/* BMI2 */
+static inline unsigned long long bf_emu_bzhi_u64(unsigned long long a, unsigned int i) {
+    i &= 0xffu;
+    return i >= 64 ? a : a & ((1ull << i) - 1u);
+}
+static inline unsigned long long bf_emu_pext_u64(unsigned long long a, unsigned long long m) {
+    unsigned long long r = 0, bit = 1;
+    for (; m; m &= m - 1, bit <<= 1)
+        if (a & m & (~m + 1u)) r |= bit;
+    return r;
+}
+static inline unsigned long long bf_emu_pdep_u64(unsigned long long a, unsigned long long m) {
+    unsigned long long r = 0, bit = 1;
+    for (; m; m &= m - 1, bit <<= 1)
+        if (a & bit) r |= m & (~m + 1u);
+    return r;
+}
+#define _bzhi_u32(a, i) \
+    ((unsigned int)bf_emu_bzhi_u64((unsigned int)(a), ((i) & 0xffu) < 32u ? ((i) & 0xffu) : 32u))
+#define _bzhi_u64(a, i) bf_emu_bzhi_u64((a), (i))
+#define _pext_u32(a, m) ((unsigned int)bf_emu_pext_u64((unsigned int)(a), (unsigned int)(m)))
+#define _pext_u64(a, m) bf_emu_pext_u64((a), (m))
+#define _pdep_u32(a, m) ((unsigned int)bf_emu_pdep_u64((unsigned int)(a), (unsigned int)(m)))
+#define _pdep_u64(a, m) bf_emu_pdep_u64((a), (m))
+
+/* SIMDe 0.7.4's portable _mm256/_mm512_mullo_epi32 multiply int32_t lanes,
+ * a signed overflow (undefined: UBSan stops on it, and an optimizer may
+ * assume it away) where VPMULLD wraps; the kernels rely on the wrap (hash
+ * times salt, top 5 bits). Same result, multiplied as uint32_t. */
+static inline simde__m256i bf_emu_mm256_mullo_epi32(simde__m256i a, simde__m256i b) {
+    uint32_t x[8], y[8];
+    memcpy(x, &a, sizeof x);
+    memcpy(y, &b, sizeof y);
+    for (int i = 0; i < 8; i++) x[i] *= y[i];
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+static inline simde__m512i bf_emu_mm512_mullo_epi32(simde__m512i a, simde__m512i b) {
+    uint32_t x[16], y[16];
+    memcpy(x, &a, sizeof x);
+    memcpy(y, &b, sizeof y);
+    for (int i = 0; i < 16; i++) x[i] *= y[i];
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+#undef _mm256_mullo_epi32
+#define _mm256_mullo_epi32(a, b) bf_emu_mm256_mullo_epi32((a), (b))
+#undef _mm512_mullo_epi32
+#define _mm512_mullo_epi32(a, b) bf_emu_mm512_mullo_epi32((a), (b))
+
+/* Mutants (see above). */
+#if defined(BF_EMU_MUTANT) && BF_EMU_MUTANT == 1
+#undef _mm512_permutexvar_epi32
+#define _mm512_permutexvar_epi32(idx, a)                                            \
+    simde_mm512_permutexvar_epi32(simde_mm512_xor_si512((idx), simde_mm512_set1_epi32(2)), \
+                                  (a))
+#elif defined(BF_EMU_MUTANT) && BF_EMU_MUTANT == 2
+#undef _mm256_mullo_epi32
+#define _mm256_mullo_epi32(a, b)                                                    \
+    bf_emu_mm256_mullo_epi32(                                                       \
+        (a), simde_mm256_permutevar8x32_epi32(                                      \
+                 (b), simde_mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0)))
+#elif defined(BF_EMU_MUTANT) && BF_EMU_MUTANT != 0
+#error "unknown BF_EMU_MUTANT"
+#endif
+
+#endif
