@@ -666,29 +666,40 @@ public:
         return true;
     }
     void ReportRuns(const std::vector<Run> &runs) override {
-        for (const Run &r : runs) {
-            done_ += 1;
-            std::string name = r.benchmark_name();
-            auto cut = name.find("/min_time:");
-            if (cut != std::string::npos) name.resize(cut);
-            std::ostream &os = GetOutputStream();
-            char line[512];
-            auto get = [&r](const char *k) {
-                auto it = r.counters.find(k);
-                return it == r.counters.end() ? std::nan("") : it->second.value;
-            };
-            if (r.error_occurred) {
-                std::snprintf(line, sizeof line, "[%4zu/%zu %5.0fs] %-78s ERROR %s\n", done_, total_, now_s() - t0_,
-                              name.c_str(), r.error_message.c_str());
-            } else {
-                double x = get("x_mem_limit");
-                char xs[32] = "";
-                if (std::isfinite(x)) std::snprintf(xs, sizeof xs, " %6.2fx limit", x);
-                std::snprintf(line, sizeof line, "[%4zu/%zu %5.0fs] %-78s %9.2f ns/op %9.2f Mop/s%s\n", done_, total_,
-                              now_s() - t0_, name.c_str(), get("ns_per_op"), get("ops_per_s") / 1e6, xs);
-            }
-            os << line << std::flush;
+        // One line per benchmark: its median over repetitions if there are
+        // several (--benchmark_repetitions), else its only run.
+        const Run *show = nullptr;
+        for (const Run &r : runs)
+            if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") show = &r;
+        if (!show)
+            for (const Run &r : runs)
+                if (r.run_type == Run::RT_Iteration) show = &r;
+        // Repeated benchmarks report their runs first and their aggregates
+        // in a second call: show only the second.
+        if (!show || (show->run_type == Run::RT_Iteration && show->repetitions > 1)) return;
+        const Run &r = *show;
+        done_ += 1;
+        std::string name = r.run_name.str();
+        auto cut = name.find("/min_time:");
+        if (cut != std::string::npos) name.resize(cut);
+        if (r.run_type == Run::RT_Aggregate) name += " (median)";
+        std::ostream &os = GetOutputStream();
+        char line[512];
+        auto get = [&r](const char *k) {
+            auto it = r.counters.find(k);
+            return it == r.counters.end() ? std::nan("") : it->second.value;
+        };
+        if (r.error_occurred) {
+            std::snprintf(line, sizeof line, "[%4zu/%zu %5.0fs] %-78s ERROR %s\n", done_, total_, now_s() - t0_,
+                          name.c_str(), r.error_message.c_str());
+        } else {
+            double x = get("x_mem_limit");
+            char xs[32] = "";
+            if (std::isfinite(x)) std::snprintf(xs, sizeof xs, " %6.2fx limit", x);
+            std::snprintf(line, sizeof line, "[%4zu/%zu %5.0fs] %-78s %9.2f ns/op %9.2f Mop/s%s\n", done_, total_,
+                          now_s() - t0_, name.c_str(), get("ns_per_op"), get("ops_per_s") / 1e6, xs);
         }
+        os << line << std::flush;
     }
 
 private:

@@ -13,6 +13,7 @@
 #   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
 #   --hash MODE       excluded | included | both (default both; included at fpp 1% only)
 #   --1gib            add the 1 GiB filter to the kernel benchmark
+#   --repetitions N   repeat every benchmark N times; JSON keeps each run, plots use medians
 #   --out DIR         write the JSON and plots into DIR (default results/<machine>)
 #   --machine NAME    the results folder name (default: sanitised CPU model + cores)
 #   --no-plots        skip plot.py
@@ -39,11 +40,12 @@ while [ $# -gt 0 ]; do
     --fpp) extra+=("--bf_fpp=$2"); shift ;;
     --hash) extra+=("--bf_hash=$2"); shift ;;
     --1gib) extra+=("--bf_1gib") ;;
+    --repetitions) extra+=("--benchmark_repetitions=$2"); shift ;;
     --out) out=$2; shift ;;
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

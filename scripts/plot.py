@@ -34,10 +34,18 @@ def load(path):
         data = json.load(f)
     ctx = data.get("context", {})
     rows = []
-    for b in data.get("benchmarks", []):
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+    entries = data.get("benchmarks", [])
+    # With --benchmark_repetitions, use each benchmark's median.
+    medians = {b["run_name"] for b in entries if b.get("aggregate_name") == "median"}
+    for b in entries:
+        if b.get("error_occurred"):
             continue
-        parts = b["name"].split("/")
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") != "median":
+                continue
+        elif b.get("run_name", b["name"]) in medians:
+            continue
+        parts = b.get("run_name", b["name"]).split("/")
         r = dict(b)
         r["parts"] = parts
         if parts[0] == "memlimit":
