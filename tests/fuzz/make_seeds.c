@@ -268,6 +268,16 @@ int main(int argc, char **argv) {
             snprintf(name, sizeof name, "blocks%zu-hashes%zu", blocks, nh);
             put("sbbf_kernels", name, NULL, 0, buf, n);
         }
+        /* Over 1 MiB (the prefetching batch loops): 2^15 + 977 * 3 blocks,
+         * a short bitset prefix, hashes from the generator. */
+        buf[0] = 3;
+        buf[1] = 0x80 | 5;
+        size_t n = 2;
+        for (size_t j = 0; j < 256 + 8 * 100; j++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            buf[n++] = (uint8_t)(s >> 56);
+        }
+        put("sbbf_kernels", "large-prefetch", NULL, 0, buf, n);
     }
     printf("seed corpus written to %s\n", out_dir);
     return 0;
