@@ -122,7 +122,11 @@ static void compare_kernel(const bf_kernel *k) {
             CHECK(memcmp(mem_k, mem_r, bytes + 64) == 0, "%s single insert z=%llu set=%s",
                   k->name, (unsigned long long)z, set_names[kind]);
             make_hashes(SET_RANDOM, q, MAXN + NUM_LENGTHS, seed ^ 0xabcdef);
-            memcpy(q, h, ns / 2 * sizeof *q); /* half present, half random */
+            /* Present keys scattered among random ones (about half), so an
+             * answer shifted to a neighbouring position shows. */
+            uint64_t mix = seed ^ 0x5eed;
+            for (size_t i = 0; ns && i < MAXN + NUM_LENGTHS; i++)
+                if (splitmix(&mix) & 1) q[i] = h[splitmix(&mix) % ns];
             size_t mism = 0, hits = 0;
             for (size_t i = 0; i < MAXN; i++) {
                 bool a = k->contains(bk, z, q[i]), b = ref->contains(br, z, q[i]);
@@ -186,7 +190,10 @@ static void compare_api(const char *name) {
     static uint8_t out_a[N], out_b[N];
     make_hashes(SET_RANDOM, h, N, 42);
     make_hashes(SET_RANDOM, q, N, 43);
-    memcpy(q, h, N / 3 * sizeof *q);
+    /* A third of the queries are inserted keys, at random positions. */
+    uint64_t mix = 44;
+    for (size_t i = 0; i < N; i++)
+        if (splitmix(&mix) % 3 == 0) q[i] = h[splitmix(&mix) % (N / 3 * 2)];
     const size_t sizes[] = {32, 96, 1024 * 32 + 32 * 3};
     for (size_t s = 0; s < 3; s++) {
         bf_sbbf *a = NULL, *b = NULL;
@@ -209,7 +216,7 @@ static void compare_api(const char *name) {
         size_t ca = bf_sbbf_contains_hashes(a, q, N, out_a);
         size_t cb = bf_sbbf_contains_hashes(b, q, N, out_b);
         CHECK(ca == cb && memcmp(out_a, out_b, N) == 0, "%s api batch answers", name);
-        CHECK(ca >= N / 3, "%s: present keys found", name);
+        CHECK(ca >= N / 4, "%s: present keys found", name);
 
         uint8_t *buf = malloc(sizes[s] + 32);
         for (size_t mis = 0; buf && mis < 32; mis++) {
