@@ -69,11 +69,15 @@ fi
 
 # 2. An optimised build of the harness.
 build=${BF_BENCH_BUILD:-build-bench-release}
+log=$(mktemp)
 if [ ! -f "$build/build.ninja" ]; then
+  echo "bench.sh: configuring $build (release)"
   meson setup "$build" --buildtype=release -Db_ndebug=true -Dbench=enabled \
-    -Dtests=false -Dtools=false -Dexamples=false >/dev/null
+    -Dtests=false -Dtools=false -Dexamples=false >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 fi
-ninja -C "$build" -j2 bench/blockfilter_bench >/dev/null
+echo "bench.sh: building $build/bench/blockfilter_bench"
+ninja -C "$build" -j2 bench/blockfilter_bench >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+rm -f "$log"
 exe="$build/bench/blockfilter_bench"
 
 # 3. Where the results go. The machine name is the CPU model (lower case,
