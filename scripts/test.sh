@@ -115,15 +115,38 @@ if build tsan build/test-tsan -Db_sanitize=thread -Db_lundef=false \
   TSAN_OPTIONS=halt_on_error=1 meson_suite "tsan" build/test-tsan --suite tsan
 fi
 
-# 5. The command-line tool under valgrind memcheck (errors fail the run;
-#    valgrind hides AVX-512, so the tool picks AVX2 or scalar there).
+# 5. The command-line tool under valgrind memcheck, errors failing the run
+#    (valgrind hides AVX-512, so AVX2 or scalar is forced there): the CLI
+#    end-to-end test, and the CLI fuzz corpus replayed through the tool.
 if [ -f build/test-native/build.ninja ]; then
   log "CLI under valgrind memcheck"
-  BF_CLI_WRAPPER='valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' \
+  vk=scalar
+  case " $(build/test-native/tests/core/list_kernels) " in *" avx2 "*) vk=avx2 ;; esac
+  vg='valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect'
+  BLOCKFILTER_KERNEL=$vk BF_CLI_WRAPPER="$vg" \
     meson_suite "cli/valgrind" build/test-native --timeout-multiplier 3 engine_cli
+  BLOCKFILTER_KERNEL=$vk $vg build/test-native/tests/robust/replay_cli tests/fuzz/corpus/cli \
+    >build/test-native/replay-cli-valgrind.log 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || tail -n 30 build/test-native/replay-cli-valgrind.log
+  step_result "cli-corpus/valgrind" $rc
 fi
 
-# 6. Install into a temporary prefix; build and run an example against the
+# 6. The libFuzzer targets (clang, ASan+UBSan) replay the committed corpus,
+#    so the fuzzing build cannot rot (./scripts/fuzz.sh runs them for real).
+if CC=clang build fuzz build/test-fuzz -Dfuzz=true -Db_sanitize=address,undefined \
+     -Db_lundef=false -Dtests=false -Dbench=disabled -Dexamples=false; then
+  log "libFuzzer targets over the seed corpus"
+  rc=0
+  for t in sbbf_from_parquet sbbf_view_parquet filter_load filter_view sbbf_kernels cli; do
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 build/test-fuzz/tests/fuzz/fuzz_$t \
+      -runs=0 -close_fd_mask=1 tests/fuzz/corpus/$t >build/test-fuzz/replay-$t.log 2>&1 ||
+      { rc=1; tail -n 20 build/test-fuzz/replay-$t.log; }
+  done
+  step_result "fuzz corpus (libFuzzer)" $rc
+fi
+
+# 7. Install into a temporary prefix; build and run an example against the
 #    installed pkg-config file.
 log "install into a temporary prefix"
 ./scripts/install-test.sh build/test-install
