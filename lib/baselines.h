@@ -24,27 +24,28 @@
  * victim fingerprint, reserved. */
 #define BF_CUCKOO_TRAILER_BYTES 24u
 
-/* Classic Bloom filter: bit i is bit (i & 7) of byte i >> 3 (little-endian
- * 64-bit words); the payload is 8 * ceil(m / 64) bytes, padding bits zero. */
-struct bf_bloom {
+/* The table the classic and counting filters share: m cells (bits or 4-bit
+ * counters) of which each key sets or reads k. */
+typedef struct bf_cells {
     uint8_t *bits;        /* writable; NULL for a read-only view */
     const uint8_t *data;  /* for reading (== bits when owned) */
     uint64_t m;
     unsigned k;
     uint64_t num_bytes;
     bf_region region;
+} bf_cells;
+
+/* Classic Bloom filter: bit i is bit (i & 7) of byte i >> 3 (little-endian
+ * 64-bit words); the payload is 8 * ceil(m / 64) bytes, padding bits zero. */
+struct bf_bloom {
+    bf_cells t; /* first member: see bf__cells_new */
 };
 
 /* Counting Bloom filter: counter i is the low nibble of byte i >> 1 for even
  * i, the high nibble for odd i; payload 8 * ceil(m / 16) bytes, padding
  * nibbles zero. 15 is sticky. */
 struct bf_counting {
-    uint8_t *bits;
-    const uint8_t *data;
-    uint64_t m;
-    unsigned k;
-    uint64_t num_bytes;
-    bf_region region;
+    bf_cells t; /* first member: see bf__cells_new */
 };
 
 /* Cuckoo filter: num_buckets buckets of 4 slots of fp_bits bits; bucket j is
@@ -110,6 +111,17 @@ BF_HIDDEN int bf__bloom_size(uint64_t n, double fpp, uint64_t *m, unsigned *k);
 BF_HIDDEN unsigned bf__bloom_best_k(uint64_t m, uint64_t n, double *fpp);
 BF_HIDDEN uint64_t bf__bloom_payload_bytes(uint64_t m);
 BF_HIDDEN uint64_t bf__counting_payload_bytes(uint64_t m);
+
+/* Construction shared by the classic and counting filters (bloom.c): an
+ * object of `size` bytes (a struct whose first member is a bf_cells, so a
+ * pointer to it converts to the object's) holding m cells, k per key, in a
+ * payload of `bytes` bytes. _new allocates a zeroed payload; _view reads the
+ * caller's payload in place. Both check m and k; *out is set on BF_OK only. */
+BF_HIDDEN int bf__cells_new(bf_cells **out, size_t size, uint64_t m, unsigned k, uint64_t bytes);
+BF_HIDDEN int bf__cells_view(bf_cells **out, size_t size, const uint8_t *payload, uint64_t m,
+                             unsigned k, uint64_t bytes);
+/* Frees the payload (if owned) and the object; t may be NULL. */
+BF_HIDDEN void bf__cells_free(bf_cells *t);
 
 /* Read-only views over caller payloads (already validated by the caller). */
 BF_HIDDEN int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k);

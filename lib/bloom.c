@@ -87,39 +87,67 @@ unsigned bf__bloom_best_k(uint64_t m, uint64_t n, double *fpp) {
 
 uint64_t bf__bloom_payload_bytes(uint64_t m) { return ((m + 63) / 64) * 8; }
 
-int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k) {
-    if (!out) return BF_EINVAL;
+static int cells_check(uint64_t m, unsigned k) {
     if (m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
     if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
-    uint64_t bytes = bf__bloom_payload_bytes(m);
-    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
-    bf_bloom *f = bf__calloc(1, sizeof *f);
-    if (!f) return BF_ENOMEM;
-    int rc = bf__alloc_bits(&f->region, (size_t)bytes);
-    if (rc) {
-        bf__free(f);
-        return rc;
-    }
-    f->bits = f->region.ptr;
-    f->data = f->bits;
-    f->m = m;
-    f->k = k;
-    f->num_bytes = bytes;
-    *out = f;
     return BF_OK;
 }
 
-int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k) {
-    if (!out || !payload || m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
-    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
-    bf_bloom *f = bf__calloc(1, sizeof *f);
-    if (!f) return BF_ENOMEM;
-    f->data = payload;
-    f->m = m;
-    f->k = k;
-    f->num_bytes = bf__bloom_payload_bytes(m);
-    *out = f;
+int bf__cells_new(bf_cells **out, size_t size, uint64_t m, unsigned k, uint64_t bytes) {
+    int rc = cells_check(m, k);
+    if (rc) return rc;
+    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    bf_cells *t = bf__calloc(1, size);
+    if (!t) return BF_ENOMEM;
+    rc = bf__alloc_bits(&t->region, (size_t)bytes);
+    if (rc) {
+        bf__free(t);
+        return rc;
+    }
+    t->bits = t->region.ptr;
+    t->data = t->bits;
+    t->m = m;
+    t->k = k;
+    t->num_bytes = bytes;
+    *out = t;
     return BF_OK;
+}
+
+int bf__cells_view(bf_cells **out, size_t size, const uint8_t *payload, uint64_t m, unsigned k,
+                   uint64_t bytes) {
+    if (!payload) return BF_EINVAL;
+    int rc = cells_check(m, k);
+    if (rc) return rc;
+    bf_cells *t = bf__calloc(1, size);
+    if (!t) return BF_ENOMEM;
+    t->data = payload;
+    t->m = m;
+    t->k = k;
+    t->num_bytes = bytes;
+    *out = t;
+    return BF_OK;
+}
+
+void bf__cells_free(bf_cells *t) {
+    if (!t) return;
+    bf__free_bits(&t->region);
+    bf__free(t);
+}
+
+int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k) {
+    if (!out) return BF_EINVAL;
+    bf_cells *t;
+    int rc = bf__cells_new(&t, sizeof(bf_bloom), m, k, bf__bloom_payload_bytes(m));
+    if (rc == BF_OK) *out = (bf_bloom *)(void *)t;
+    return rc;
+}
+
+int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k) {
+    if (!out) return BF_EINVAL;
+    bf_cells *t;
+    int rc = bf__cells_view(&t, sizeof(bf_bloom), payload, m, k, bf__bloom_payload_bytes(m));
+    if (rc == BF_OK) *out = (bf_bloom *)(void *)t;
+    return rc;
 }
 
 int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) { return bf__bloom_new_empty(out, m, k); }
@@ -133,25 +161,23 @@ int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp) {
 }
 
 void bf_bloom_free(bf_bloom *f) {
-    if (!f) return;
-    bf__free_bits(&f->region);
-    bf__free(f);
+    if (f) bf__cells_free(&f->t);
 }
 
 void bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->bits)) return; /* read-only view */
+    if (BF_UNLIKELY(!f->t.bits)) return; /* read-only view */
     bf_dh d = bf__dh_init(hash);
-    for (unsigned i = 0; i < f->k; i++) {
-        uint64_t p = bf__dh_next(&d, f->m);
-        f->bits[p >> 3] |= (uint8_t)(1u << (p & 7));
+    for (unsigned i = 0; i < f->t.k; i++) {
+        uint64_t p = bf__dh_next(&d, f->t.m);
+        f->t.bits[p >> 3] |= (uint8_t)(1u << (p & 7));
     }
 }
 
 bool bf_bloom_contains_hash(const bf_bloom *f, uint64_t hash) {
     bf_dh d = bf__dh_init(hash);
-    const uint8_t *b = f->data;
-    for (unsigned i = 0; i < f->k; i++) {
-        uint64_t p = bf__dh_next(&d, f->m);
+    const uint8_t *b = f->t.data;
+    for (unsigned i = 0; i < f->t.k; i++) {
+        uint64_t p = bf__dh_next(&d, f->t.m);
         if (!((b[p >> 3] >> (p & 7)) & 1)) return false;
     }
     return true;
@@ -169,11 +195,11 @@ static inline uint64_t native_bit(uint64_t p) {
 }
 
 void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->bits)) return;
-    uint64_t *w = (uint64_t *)(void *)f->bits;
+    if (BF_UNLIKELY(!f->t.bits)) return;
+    uint64_t *w = (uint64_t *)(void *)f->t.bits;
     bf_dh d = bf__dh_init(hash);
-    for (unsigned i = 0; i < f->k; i++) {
-        uint64_t p = bf__dh_next(&d, f->m);
+    for (unsigned i = 0; i < f->t.k; i++) {
+        uint64_t p = bf__dh_next(&d, f->t.m);
         uint64_t bit = native_bit(p);
         /* Skip the locked RMW when the bit is already there. */
         if (!(__atomic_load_n(&w[p >> 6], __ATOMIC_RELAXED) & bit))
@@ -182,25 +208,26 @@ void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
 }
 
 bool bf_bloom_contains_hash_concurrent(const bf_bloom *f, uint64_t hash) {
-    if (!f->bits) return bf_bloom_contains_hash(f, hash); /* views never change */
-    const uint64_t *w = (const uint64_t *)(const void *)f->bits;
+    if (!f->t.bits) return bf_bloom_contains_hash(f, hash); /* views never change */
+    const uint64_t *w = (const uint64_t *)(const void *)f->t.bits;
     bf_dh d = bf__dh_init(hash);
-    for (unsigned i = 0; i < f->k; i++) {
-        uint64_t p = bf__dh_next(&d, f->m);
+    for (unsigned i = 0; i < f->t.k; i++) {
+        uint64_t p = bf__dh_next(&d, f->t.m);
         if (!(__atomic_load_n(&w[p >> 6], __ATOMIC_ACQUIRE) & native_bit(p))) return false;
     }
     return true;
 }
 
-uint64_t bf_bloom_num_bits(const bf_bloom *f) { return f->m; }
-unsigned bf_bloom_num_hashes(const bf_bloom *f) { return f->k; }
+uint64_t bf_bloom_num_bits(const bf_bloom *f) { return f->t.m; }
+unsigned bf_bloom_num_hashes(const bf_bloom *f) { return f->t.k; }
 
 uint64_t bf__bloom_bits_set(const bf_bloom *f) {
+    const bf_cells *t = &f->t;
     uint64_t set = 0, i = 0;
-    for (; i + 8 <= f->num_bytes; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(f->data + i));
-    for (; i < f->num_bytes; i++) set += (uint64_t)__builtin_popcount(f->data[i]);
+    for (; i + 8 <= t->num_bytes; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(t->data + i));
+    for (; i < t->num_bytes; i++) set += (uint64_t)__builtin_popcount(t->data[i]);
     /* Only bits below m count: an unverified view may have padding bits set. */
-    for (uint64_t p = f->m; p < (uint64_t)f->num_bytes * 8; p++) set -= (f->data[p >> 3] >> (p & 7)) & 1u;
+    for (uint64_t p = t->m; p < (uint64_t)t->num_bytes * 8; p++) set -= (t->data[p >> 3] >> (p & 7)) & 1u;
     return set;
 }
 
@@ -218,7 +245,7 @@ static inline uint64_t load_hash(const uint64_t *p) {
 
 size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_t n, uint8_t *out) {
     size_t hits = 0;
-    if (f->num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
+    if (f->t.num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
         for (size_t i = 0; i < n; i++) {
             bool c = bf_bloom_contains_hash(f, load_hash(hashes + i));
             if (out) out[i] = (uint8_t)c;
@@ -227,20 +254,20 @@ size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_
         return hits;
     }
     uint64_t pos[BLOOM_GROUP][BF_BLOOM_MAX_K];
-    const uint8_t *b = f->data;
+    const uint8_t *b = f->t.data;
     for (size_t base = 0; base < n; base += BLOOM_GROUP) {
         size_t g = n - base < BLOOM_GROUP ? n - base : BLOOM_GROUP;
         for (size_t j = 0; j < g; j++) {
             bf_dh d = bf__dh_init(load_hash(hashes + base + j));
-            for (unsigned i = 0; i < f->k; i++) {
-                uint64_t p = bf__dh_next(&d, f->m);
+            for (unsigned i = 0; i < f->t.k; i++) {
+                uint64_t p = bf__dh_next(&d, f->t.m);
                 pos[j][i] = p;
                 __builtin_prefetch(b + (p >> 3));
             }
         }
         for (size_t j = 0; j < g; j++) {
             bool c = true;
-            for (unsigned i = 0; i < f->k && c; i++) c = (b[pos[j][i] >> 3] >> (pos[j][i] & 7)) & 1;
+            for (unsigned i = 0; i < f->t.k && c; i++) c = (b[pos[j][i] >> 3] >> (pos[j][i] & 7)) & 1;
             if (out) out[base + j] = (uint8_t)c;
             hits += c;
         }
@@ -249,8 +276,8 @@ size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_
 }
 
 void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
-    if (BF_UNLIKELY(!f->bits)) return;
-    if (f->num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
+    if (BF_UNLIKELY(!f->t.bits)) return;
+    if (f->t.num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
         for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(f, load_hash(hashes + i));
         return;
     }
@@ -259,14 +286,14 @@ void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
         size_t g = n - base < BLOOM_GROUP ? n - base : BLOOM_GROUP;
         for (size_t j = 0; j < g; j++) {
             bf_dh d = bf__dh_init(load_hash(hashes + base + j));
-            for (unsigned i = 0; i < f->k; i++) {
-                uint64_t p = bf__dh_next(&d, f->m);
+            for (unsigned i = 0; i < f->t.k; i++) {
+                uint64_t p = bf__dh_next(&d, f->t.m);
                 pos[j][i] = p;
-                __builtin_prefetch(f->bits + (p >> 3), 1);
+                __builtin_prefetch(f->t.bits + (p >> 3), 1);
             }
         }
         for (size_t j = 0; j < g; j++)
-            for (unsigned i = 0; i < f->k; i++)
-                f->bits[pos[j][i] >> 3] |= (uint8_t)(1u << (pos[j][i] & 7));
+            for (unsigned i = 0; i < f->t.k; i++)
+                f->t.bits[pos[j][i] >> 3] |= (uint8_t)(1u << (pos[j][i] & 7));
     }
 }

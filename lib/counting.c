@@ -36,37 +36,18 @@ static inline void counter_set(uint8_t *data, uint64_t i, unsigned v) {
 
 int bf__counting_new_mk(bf_counting **out, uint64_t m, unsigned k) {
     if (!out) return BF_EINVAL;
-    if (m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
-    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
-    uint64_t bytes = bf__counting_payload_bytes(m);
-    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
-    bf_counting *f = bf__calloc(1, sizeof *f);
-    if (!f) return BF_ENOMEM;
-    int rc = bf__alloc_bits(&f->region, (size_t)bytes);
-    if (rc) {
-        bf__free(f);
-        return rc;
-    }
-    f->bits = f->region.ptr;
-    f->data = f->bits;
-    f->m = m;
-    f->k = k;
-    f->num_bytes = bytes;
-    *out = f;
-    return BF_OK;
+    bf_cells *t;
+    int rc = bf__cells_new(&t, sizeof(bf_counting), m, k, bf__counting_payload_bytes(m));
+    if (rc == BF_OK) *out = (bf_counting *)(void *)t;
+    return rc;
 }
 
 int bf__counting_view(bf_counting **out, const uint8_t *payload, uint64_t m, unsigned k) {
-    if (!out || !payload || m == 0 || k == 0 || k > BF_BLOOM_MAX_K) return BF_EINVAL;
-    if (m > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
-    bf_counting *f = bf__calloc(1, sizeof *f);
-    if (!f) return BF_ENOMEM;
-    f->data = payload;
-    f->m = m;
-    f->k = k;
-    f->num_bytes = bf__counting_payload_bytes(m);
-    *out = f;
-    return BF_OK;
+    if (!out) return BF_EINVAL;
+    bf_cells *t;
+    int rc = bf__cells_view(&t, sizeof(bf_counting), payload, m, k, bf__counting_payload_bytes(m));
+    if (rc == BF_OK) *out = (bf_counting *)(void *)t;
+    return rc;
 }
 
 int bf_counting_new_mk(bf_counting **out, uint64_t m, unsigned k) {
@@ -82,43 +63,41 @@ int bf_counting_new(bf_counting **out, uint64_t n, double fpp) {
 }
 
 void bf_counting_free(bf_counting *f) {
-    if (!f) return;
-    bf__free_bits(&f->region);
-    bf__free(f);
+    if (f) bf__cells_free(&f->t);
 }
 
 void bf_counting_insert_hash(bf_counting *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->bits)) return; /* read-only view */
+    if (BF_UNLIKELY(!f->t.bits)) return; /* read-only view */
     bf_dh d = bf__dh_init(hash);
-    for (unsigned i = 0; i < f->k; i++) {
-        uint64_t p = bf__dh_next(&d, f->m);
-        unsigned c = bf__counting_get(f->bits, p);
-        if (c < BF_COUNTER_MAX) counter_set(f->bits, p, c + 1);
+    for (unsigned i = 0; i < f->t.k; i++) {
+        uint64_t p = bf__dh_next(&d, f->t.m);
+        unsigned c = bf__counting_get(f->t.bits, p);
+        if (c < BF_COUNTER_MAX) counter_set(f->t.bits, p, c + 1);
     }
 }
 
 bool bf_counting_contains_hash(const bf_counting *f, uint64_t hash) {
     bf_dh d = bf__dh_init(hash);
-    for (unsigned i = 0; i < f->k; i++)
-        if (!bf__counting_get(f->data, bf__dh_next(&d, f->m))) return false;
+    for (unsigned i = 0; i < f->t.k; i++)
+        if (!bf__counting_get(f->t.data, bf__dh_next(&d, f->t.m))) return false;
     return true;
 }
 
 int bf_counting_remove_hash(bf_counting *f, uint64_t hash) {
     if (!f) return BF_EINVAL;
-    if (!f->bits) return BF_EREADONLY;
+    if (!f->t.bits) return BF_EREADONLY;
     if (!bf_counting_contains_hash(f, hash)) return BF_ENOTFOUND;
     bf_dh d = bf__dh_init(hash);
-    for (unsigned i = 0; i < f->k; i++) {
-        uint64_t p = bf__dh_next(&d, f->m);
-        unsigned c = bf__counting_get(f->bits, p);
-        if (c > 0 && c < BF_COUNTER_MAX) counter_set(f->bits, p, c - 1);
+    for (unsigned i = 0; i < f->t.k; i++) {
+        uint64_t p = bf__dh_next(&d, f->t.m);
+        unsigned c = bf__counting_get(f->t.bits, p);
+        if (c > 0 && c < BF_COUNTER_MAX) counter_set(f->t.bits, p, c - 1);
     }
     return BF_OK;
 }
 
-uint64_t bf_counting_num_counters(const bf_counting *f) { return f->m; }
-unsigned bf_counting_num_hashes(const bf_counting *f) { return f->k; }
+uint64_t bf_counting_num_counters(const bf_counting *f) { return f->t.m; }
+unsigned bf_counting_num_hashes(const bf_counting *f) { return f->t.k; }
 
 /* Batch lookups: positions of a group of keys computed and prefetched first
  * (see bloom.c). */
@@ -128,22 +107,23 @@ size_t bf__counting_contains_batch(const bf_counting *f, const uint64_t *hashes,
                                    uint8_t *out) {
     size_t hits = 0;
     uint64_t pos[COUNTING_GROUP][BF_BLOOM_MAX_K];
-    const bool prefetch = f->num_bytes >= BF_BASELINE_PREFETCH_MIN_BYTES;
+    const bool prefetch = f->t.num_bytes >= BF_BASELINE_PREFETCH_MIN_BYTES;
     for (size_t base = 0; base < n; base += COUNTING_GROUP) {
         size_t g = n - base < COUNTING_GROUP ? n - base : COUNTING_GROUP;
         for (size_t j = 0; j < g; j++) {
             uint64_t h;
             memcpy(&h, hashes + base + j, sizeof h);
             bf_dh d = bf__dh_init(h);
-            for (unsigned i = 0; i < f->k; i++) {
-                uint64_t p = bf__dh_next(&d, f->m);
+            for (unsigned i = 0; i < f->t.k; i++) {
+                uint64_t p = bf__dh_next(&d, f->t.m);
                 pos[j][i] = p;
-                if (prefetch) __builtin_prefetch(f->data + (p >> 1));
+                if (prefetch) __builtin_prefetch(f->t.data + (p >> 1));
             }
         }
         for (size_t j = 0; j < g; j++) {
             bool c = true;
-            for (unsigned i = 0; i < f->k && c; i++) c = bf__counting_get(f->data, pos[j][i]) != 0;
+            for (unsigned i = 0; i < f->t.k && c; i++)
+                c = bf__counting_get(f->t.data, pos[j][i]) != 0;
             if (out) out[base + j] = (uint8_t)c;
             hits += c;
         }

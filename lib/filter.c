@@ -134,9 +134,9 @@ static int bloom_insert(void *o, uint64_t h) {
 }
 static bool bloom_contains(const void *o, uint64_t h) { return bf_bloom_contains_hash(o, h); }
 static void bloom_destroy(void *o) { bf_bloom_free(o); }
-static uint64_t bloom_bytes(const void *o) { return ((const bf_bloom *)o)->num_bytes; }
+static uint64_t bloom_bytes(const void *o) { return ((const bf_bloom *)o)->t.num_bytes; }
 static uint64_t bloom_units(const void *o) { return bf__bloom_bits_set(o); }
-static unsigned bloom_per_insert(const void *o) { return ((const bf_bloom *)o)->k; }
+static unsigned bloom_per_insert(const void *o) { return ((const bf_bloom *)o)->t.k; }
 static const bf_vtable bloom_vt = {bloom_insert, bloom_contains, no_remove, bloom_destroy,
                                    bloom_bytes, bloom_units, bloom_per_insert};
 
@@ -149,14 +149,14 @@ static int counting_insert(void *o, uint64_t h) {
 static bool counting_contains(const void *o, uint64_t h) { return bf_counting_contains_hash(o, h); }
 static int counting_remove(void *o, uint64_t h) { return bf_counting_remove_hash(o, h); }
 static void counting_destroy(void *o) { bf_counting_free(o); }
-static uint64_t counting_bytes(const void *o) { return ((const bf_counting *)o)->num_bytes; }
+static uint64_t counting_bytes(const void *o) { return ((const bf_counting *)o)->t.num_bytes; }
 static uint64_t counting_units(const void *o) {
     const bf_counting *c = o;
     uint64_t sum = 0;
-    for (uint64_t i = 0; i < c->num_bytes; i++) sum += (c->data[i] & 0xFu) + (c->data[i] >> 4);
+    for (uint64_t i = 0; i < c->t.num_bytes; i++) sum += (c->t.data[i] & 0xFu) + (c->t.data[i] >> 4);
     return sum;
 }
-static unsigned counting_per_insert(const void *o) { return ((const bf_counting *)o)->k; }
+static unsigned counting_per_insert(const void *o) { return ((const bf_counting *)o)->t.k; }
 static const bf_vtable counting_vt = {counting_insert, counting_contains, counting_remove,
                                       counting_destroy, counting_bytes, counting_units,
                                       counting_per_insert};
@@ -440,9 +440,9 @@ int bf_filter_clear(bf_filter *f) {
     if (f->readonly) return BF_EREADONLY;
     switch (f->family) {
     case BF_FAMILY_SBBF: bf_sbbf_clear(f->u.sbbf); break;
-    case BF_FAMILY_BLOOM: memset(f->u.bloom->bits, 0, (size_t)f->u.bloom->num_bytes); break;
+    case BF_FAMILY_BLOOM: memset(f->u.bloom->t.bits, 0, (size_t)f->u.bloom->t.num_bytes); break;
     case BF_FAMILY_COUNTING:
-        memset(f->u.counting->bits, 0, (size_t)f->u.counting->num_bytes);
+        memset(f->u.counting->t.bits, 0, (size_t)f->u.counting->t.num_bytes);
         break;
     case BF_FAMILY_CUCKOO: bf__cuckoo_clear(f->u.cuckoo); break;
     }
@@ -465,21 +465,21 @@ int bf_filter_merge(bf_filter *dst, const bf_filter *src) {
     case BF_FAMILY_BLOOM: {
         bf_bloom *d = dst->u.bloom;
         const bf_bloom *s = src->u.bloom;
-        if (d->m != s->m || d->k != s->k) return BF_EMISMATCH;
-        for (uint64_t i = 0; i < d->num_bytes; i++) d->bits[i] |= s->data[i];
+        if (d->t.m != s->t.m || d->t.k != s->t.k) return BF_EMISMATCH;
+        for (uint64_t i = 0; i < d->t.num_bytes; i++) d->t.bits[i] |= s->t.data[i];
         break;
     }
     case BF_FAMILY_COUNTING: {
         bf_counting *d = dst->u.counting;
         const bf_counting *s = src->u.counting;
-        if (d->m != s->m || d->k != s->k) return BF_EMISMATCH;
+        if (d->t.m != s->t.m || d->t.k != s->t.k) return BF_EMISMATCH;
         /* Saturating add per nibble: 15 stays 15, so no count is lost. */
-        for (uint64_t i = 0; i < d->num_bytes; i++) {
-            unsigned lo = (d->bits[i] & 0xFu) + (s->data[i] & 0xFu);
-            unsigned hi = (unsigned)(d->bits[i] >> 4) + (unsigned)(s->data[i] >> 4);
+        for (uint64_t i = 0; i < d->t.num_bytes; i++) {
+            unsigned lo = (d->t.bits[i] & 0xFu) + (s->t.data[i] & 0xFu);
+            unsigned hi = (unsigned)(d->t.bits[i] >> 4) + (unsigned)(s->t.data[i] >> 4);
             if (lo > BF_COUNTER_MAX) lo = BF_COUNTER_MAX;
             if (hi > BF_COUNTER_MAX) hi = BF_COUNTER_MAX;
-            d->bits[i] = (uint8_t)(lo | (hi << 4));
+            d->t.bits[i] = (uint8_t)(lo | (hi << 4));
         }
         break;
     }
@@ -528,15 +528,15 @@ int bf_filter_stats(const bf_filter *f, bf_stats *out) {
     }
     case BF_FAMILY_BLOOM: {
         const bf_bloom *b = f->u.bloom;
-        bloom_like_stats(&st, b->m, bf__bloom_bits_set(b), b->k);
+        bloom_like_stats(&st, b->t.m, bf__bloom_bits_set(b), b->t.k);
         break;
     }
     case BF_FAMILY_COUNTING: {
         const bf_counting *c = f->u.counting;
         uint64_t nz = 0;
         /* Counters below m only: an unverified view may have padding set. */
-        for (uint64_t i = 0; i < c->m; i++) nz += bf__counting_get(c->data, i) != 0;
-        bloom_like_stats(&st, c->m, nz, c->k);
+        for (uint64_t i = 0; i < c->t.m; i++) nz += bf__counting_get(c->t.data, i) != 0;
+        bloom_like_stats(&st, c->t.m, nz, c->t.k);
         break;
     }
     case BF_FAMILY_CUCKOO: {
@@ -589,15 +589,15 @@ int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written) {
         memcpy(payload, f->u.sbbf->data, (size_t)h.p0);
         break;
     case BF_FAMILY_BLOOM:
-        h.p0 = f->u.bloom->m;
-        h.p1 = f->u.bloom->k;
-        memcpy(payload, f->u.bloom->data, (size_t)f->u.bloom->num_bytes);
+        h.p0 = f->u.bloom->t.m;
+        h.p1 = f->u.bloom->t.k;
+        memcpy(payload, f->u.bloom->t.data, (size_t)f->u.bloom->t.num_bytes);
         break;
     case BF_FAMILY_COUNTING:
-        h.p0 = f->u.counting->m;
-        h.p1 = f->u.counting->k;
+        h.p0 = f->u.counting->t.m;
+        h.p1 = f->u.counting->t.k;
         h.p2 = 4;
-        memcpy(payload, f->u.counting->data, (size_t)f->u.counting->num_bytes);
+        memcpy(payload, f->u.counting->t.data, (size_t)f->u.counting->t.num_bytes);
         break;
     case BF_FAMILY_CUCKOO: {
         const bf_cuckoo *c = f->u.cuckoo;
@@ -749,14 +749,14 @@ static int build(bf_filter **out, const parsed *p, bool view) {
         if (view) {
             rc = bf__bloom_view((bf_bloom **)&obj, p->payload, h->p0, h->p1);
         } else if (!(rc = bf__bloom_new_empty((bf_bloom **)&obj, h->p0, h->p1))) {
-            memcpy(((bf_bloom *)obj)->bits, p->payload, (size_t)p->table_bytes);
+            memcpy(((bf_bloom *)obj)->t.bits, p->payload, (size_t)p->table_bytes);
         }
         break;
     case BF_FAMILY_COUNTING:
         if (view) {
             rc = bf__counting_view((bf_counting **)&obj, p->payload, h->p0, h->p1);
         } else if (!(rc = bf__counting_new_mk((bf_counting **)&obj, h->p0, h->p1))) {
-            memcpy(((bf_counting *)obj)->bits, p->payload, (size_t)p->table_bytes);
+            memcpy(((bf_counting *)obj)->t.bits, p->payload, (size_t)p->table_bytes);
         }
         break;
     case BF_FAMILY_CUCKOO:

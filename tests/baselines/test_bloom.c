@@ -143,7 +143,7 @@ Test(bloom, concurrent_variants_agree_with_plain) {
         bf_bloom_insert_hash(a, h);
         bf_bloom_insert_hash_concurrent(b, h);
     }
-    cr_assert_eq(memcmp(a->data, b->data, (size_t)a->num_bytes), 0);
+    cr_assert_eq(memcmp(a->t.data, b->t.data, (size_t)a->t.num_bytes), 0);
     s = 99;
     for (int i = 0; i < 100000; i++) {
         uint64_t h = tb_next(&s);
@@ -191,7 +191,7 @@ Test(counting, remove_half_rest_present) {
     cr_assert(tb_within((double)still / (n / 2), model, n / 2, 0.1));
     /* Remove everything: back to all zero. */
     for (size_t i = 1; i < n; i += 2) cr_assert_eq(bf_counting_remove_hash(c, k[i]), BF_OK);
-    for (uint64_t i = 0; i < c->num_bytes; i++) cr_assert_eq(c->data[i], 0);
+    for (uint64_t i = 0; i < c->t.num_bytes; i++) cr_assert_eq(c->t.data[i], 0);
     free(k);
     bf_counting_free(c);
 }
@@ -201,8 +201,8 @@ Test(counting, remove_absent_changes_nothing) {
     cr_assert_eq(bf_counting_new(&c, 1000, 0.01), BF_OK);
     uint64_t s = 8;
     for (int i = 0; i < 1000; i++) bf_counting_insert_hash(c, tb_next(&s));
-    uint8_t *before = malloc((size_t)c->num_bytes);
-    memcpy(before, c->data, (size_t)c->num_bytes);
+    uint8_t *before = malloc((size_t)c->t.num_bytes);
+    memcpy(before, c->t.data, (size_t)c->t.num_bytes);
     int absent = 0;
     for (int i = 0; i < 10000; i++) {
         uint64_t h = tb_next(&s);
@@ -211,7 +211,7 @@ Test(counting, remove_absent_changes_nothing) {
         cr_assert_eq(bf_counting_remove_hash(c, h), BF_ENOTFOUND);
     }
     cr_assert_gt(absent, 9000);
-    cr_assert_eq(memcmp(before, c->data, (size_t)c->num_bytes), 0);
+    cr_assert_eq(memcmp(before, c->t.data, (size_t)c->t.num_bytes), 0);
     free(before);
     bf_counting_free(c);
 }
@@ -223,13 +223,13 @@ Test(counting, saturation_never_causes_false_negatives) {
     uint64_t *k = tb_keys(600, 77);
     for (int i = 0; i < 600; i++) bf_counting_insert_hash(c, k[i]);
     unsigned stuck = 0;
-    for (uint64_t i = 0; i < 64; i++) stuck += bf__counting_get(c->data, i) == 15;
+    for (uint64_t i = 0; i < 64; i++) stuck += bf__counting_get(c->t.data, i) == 15;
     cr_assert_gt(stuck, 50);
     for (int i = 0; i < 600; i += 2) cr_assert_eq(bf_counting_remove_hash(c, k[i]), BF_OK);
     for (int i = 1; i < 600; i += 2) cr_assert(bf_counting_contains_hash(c, k[i]));
     /* Stuck counters stay stuck. */
     unsigned stuck_after = 0;
-    for (uint64_t i = 0; i < 64; i++) stuck_after += bf__counting_get(c->data, i) == 15;
+    for (uint64_t i = 0; i < 64; i++) stuck_after += bf__counting_get(c->t.data, i) == 15;
     cr_assert_eq(stuck_after, stuck);
     free(k);
     bf_counting_free(c);
@@ -259,7 +259,7 @@ Test(counting, duplicate_inserts_balance_removes) {
         for (int i = 0; i < 200; i++) cr_assert(bf_counting_contains_hash(c, k[i]));
         for (int i = 0; i < 200; i++) cr_assert_eq(bf_counting_remove_hash(c, k[i]), BF_OK);
     }
-    for (uint64_t i = 0; i < c->num_bytes; i++) cr_assert_eq(c->data[i], 0, "byte %lu", (unsigned long)i);
+    for (uint64_t i = 0; i < c->t.num_bytes; i++) cr_assert_eq(c->t.data[i], 0, "byte %lu", (unsigned long)i);
     free(k);
     bf_counting_free(c);
 }

@@ -44,7 +44,7 @@ int main(void) {
             missing += !bf_bloom_contains_hash(shared, key(t, i));
             bf_bloom_insert_hash(seq, key(t, i));
         }
-    int same = memcmp(shared->data, seq->data, (size_t)seq->num_bytes) == 0;
+    int same = memcmp(shared->t.data, seq->t.data, (size_t)seq->t.num_bytes) == 0;
     int ok = failures == 0 && missing == 0 && same;
     printf("baselines_concurrent: %s (%d threads x %d keys, %d in-flight misses, %zu missing, bits %s)\n",
            ok ? "ok" : "FAIL", THREADS, PER_THREAD, failures, missing, same ? "identical" : "DIFFER");

@@ -209,7 +209,7 @@ Test(filter, merge) {
     cr_assert_eq(bf_filter_merge(a, b), BF_OK);
     bf_counting *c = bf_filter_counting(a);
     bf_dh d = bf__dh_init(77);
-    for (unsigned j = 0; j < c->k; j++) cr_assert_eq(bf__counting_get(c->data, bf__dh_next(&d, c->m)), 15);
+    for (unsigned j = 0; j < c->t.k; j++) cr_assert_eq(bf__counting_get(c->t.data, bf__dh_next(&d, c->t.m)), 15);
     bf_filter_free(a);
     bf_filter_free(b);
 }
