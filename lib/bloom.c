@@ -243,6 +243,25 @@ static inline uint64_t load_hash(const uint64_t *p) {
     return v;
 }
 
+/* The k positions of each of the g keys at hashes into pos, each prefetched
+ * from base (for writing when write is set). Both callers pass a constant
+ * write, so after inlining the branch is gone. */
+static inline __attribute__((always_inline)) void group_positions(
+    const bf_bloom *f, const uint64_t *hashes, size_t g, uint64_t pos[][BF_BLOOM_MAX_K],
+    const uint8_t *base, int write) {
+    for (size_t j = 0; j < g; j++) {
+        bf_dh d = bf__dh_init(load_hash(hashes + j));
+        for (unsigned i = 0; i < f->t.k; i++) {
+            uint64_t p = bf__dh_next(&d, f->t.m);
+            pos[j][i] = p;
+            if (write)
+                __builtin_prefetch(base + (p >> 3), 1);
+            else
+                __builtin_prefetch(base + (p >> 3));
+        }
+    }
+}
+
 size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_t n, uint8_t *out) {
     size_t hits = 0;
     if (f->t.num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
@@ -257,14 +276,7 @@ size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_
     const uint8_t *b = f->t.data;
     for (size_t base = 0; base < n; base += BLOOM_GROUP) {
         size_t g = n - base < BLOOM_GROUP ? n - base : BLOOM_GROUP;
-        for (size_t j = 0; j < g; j++) {
-            bf_dh d = bf__dh_init(load_hash(hashes + base + j));
-            for (unsigned i = 0; i < f->t.k; i++) {
-                uint64_t p = bf__dh_next(&d, f->t.m);
-                pos[j][i] = p;
-                __builtin_prefetch(b + (p >> 3));
-            }
-        }
+        group_positions(f, hashes + base, g, pos, b, 0);
         for (size_t j = 0; j < g; j++) {
             bool c = true;
             for (unsigned i = 0; i < f->t.k && c; i++) c = (b[pos[j][i] >> 3] >> (pos[j][i] & 7)) & 1;
@@ -284,14 +296,7 @@ void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
     uint64_t pos[BLOOM_GROUP][BF_BLOOM_MAX_K];
     for (size_t base = 0; base < n; base += BLOOM_GROUP) {
         size_t g = n - base < BLOOM_GROUP ? n - base : BLOOM_GROUP;
-        for (size_t j = 0; j < g; j++) {
-            bf_dh d = bf__dh_init(load_hash(hashes + base + j));
-            for (unsigned i = 0; i < f->t.k; i++) {
-                uint64_t p = bf__dh_next(&d, f->t.m);
-                pos[j][i] = p;
-                __builtin_prefetch(f->t.bits + (p >> 3), 1);
-            }
-        }
+        group_positions(f, hashes + base, g, pos, f->t.bits, 1);
         for (size_t j = 0; j < g; j++)
             for (unsigned i = 0; i < f->t.k; i++)
                 f->t.bits[pos[j][i] >> 3] |= (uint8_t)(1u << (pos[j][i] & 7));
