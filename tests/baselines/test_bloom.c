@@ -5,7 +5,7 @@
 
 #include "baselines.h"
 #include "blockfilter.h"
-#include "testutil.h"
+#include "baselines_util.h"
 
 /* ---- models and sizing --------------------------------------------------- */
 
@@ -68,12 +68,12 @@ static void check_bloom_fpr(uint64_t m, unsigned k, size_t n, size_t q, uint64_t
     bf_bloom *b;
     cr_assert_eq(bf_bloom_new_mk(&b, m, k), BF_OK);
     uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(b, tb_next(&s));
+    for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(b, tu_next(&s));
     s = seed;
-    for (size_t i = 0; i < n; i++) cr_assert(bf_bloom_contains_hash(b, tb_next(&s)), "false negative");
+    for (size_t i = 0; i < n; i++) cr_assert(bf_bloom_contains_hash(b, tu_next(&s)), "false negative");
     uint64_t s2 = seed ^ 0xabcdef;
     size_t fp = 0;
-    for (size_t i = 0; i < q; i++) fp += bf_bloom_contains_hash(b, tb_next(&s2));
+    for (size_t i = 0; i < q; i++) fp += bf_bloom_contains_hash(b, tu_next(&s2));
     double measured = (double)fp / q, model = bf_bloom_model_fpp(m, k, n);
     cr_log_info("classic m=%lu k=%u n=%zu: FPR %.6f model %.6f (%+.2f%%)", (unsigned long)m, k, n,
                 measured, model, 100 * (measured / model - 1));
@@ -126,9 +126,9 @@ Test(bloom, no_false_negatives_structured_and_small) {
         bf_bloom *t;
         cr_assert_eq(bf_bloom_new_mk(&t, m, 1 + (unsigned)(m % 9)), BF_OK);
         uint64_t s = m;
-        for (int i = 0; i < 20; i++) bf_bloom_insert_hash(t, tb_next(&s));
+        for (int i = 0; i < 20; i++) bf_bloom_insert_hash(t, tu_next(&s));
         s = m;
-        for (int i = 0; i < 20; i++) cr_assert(bf_bloom_contains_hash(t, tb_next(&s)));
+        for (int i = 0; i < 20; i++) cr_assert(bf_bloom_contains_hash(t, tu_next(&s)));
         bf_bloom_free(t);
     }
 }
@@ -139,14 +139,14 @@ Test(bloom, concurrent_variants_agree_with_plain) {
     cr_assert_eq(bf_bloom_new(&b, 10000, 0.01), BF_OK);
     uint64_t s = 3;
     for (int i = 0; i < 10000; i++) {
-        uint64_t h = tb_next(&s);
+        uint64_t h = tu_next(&s);
         bf_bloom_insert_hash(a, h);
         bf_bloom_insert_hash_concurrent(b, h);
     }
     cr_assert_eq(memcmp(a->t.data, b->t.data, (size_t)a->t.num_bytes), 0);
     s = 99;
     for (int i = 0; i < 100000; i++) {
-        uint64_t h = tb_next(&s);
+        uint64_t h = tu_next(&s);
         cr_assert_eq(bf_bloom_contains_hash(a, h), bf_bloom_contains_hash_concurrent(b, h));
     }
     bf_bloom_free(a);
@@ -162,12 +162,12 @@ Test(counting, fpr_matches_classic_formula) {
         bf_counting *c;
         cr_assert_eq(bf_counting_new(&c, n, fpps[t]), BF_OK);
         uint64_t s = 21 + t;
-        for (size_t i = 0; i < n; i++) bf_counting_insert_hash(c, tb_next(&s));
+        for (size_t i = 0; i < n; i++) bf_counting_insert_hash(c, tu_next(&s));
         s = 21 + t;
-        for (size_t i = 0; i < n; i++) cr_assert(bf_counting_contains_hash(c, tb_next(&s)));
+        for (size_t i = 0; i < n; i++) cr_assert(bf_counting_contains_hash(c, tu_next(&s)));
         uint64_t s2 = 777 + t;
         size_t fp = 0;
-        for (size_t i = 0; i < q; i++) fp += bf_counting_contains_hash(c, tb_next(&s2));
+        for (size_t i = 0; i < q; i++) fp += bf_counting_contains_hash(c, tu_next(&s2));
         double measured = (double)fp / q;
         double model = bf_bloom_model_fpp(bf_counting_num_counters(c), bf_counting_num_hashes(c), n);
         cr_log_info("counting fpp=%g: FPR %.6f model %.6f", fpps[t], measured, model);
@@ -200,12 +200,12 @@ Test(counting, remove_absent_changes_nothing) {
     bf_counting *c;
     cr_assert_eq(bf_counting_new(&c, 1000, 0.01), BF_OK);
     uint64_t s = 8;
-    for (int i = 0; i < 1000; i++) bf_counting_insert_hash(c, tb_next(&s));
+    for (int i = 0; i < 1000; i++) bf_counting_insert_hash(c, tu_next(&s));
     uint8_t *before = malloc((size_t)c->t.num_bytes);
     memcpy(before, c->t.data, (size_t)c->t.num_bytes);
     int absent = 0;
     for (int i = 0; i < 10000; i++) {
-        uint64_t h = tb_next(&s);
+        uint64_t h = tu_next(&s);
         if (bf_counting_contains_hash(c, h)) continue;
         absent++;
         cr_assert_eq(bf_counting_remove_hash(c, h), BF_ENOTFOUND);

@@ -5,13 +5,13 @@
 
 #include "baselines.h"
 #include "blockfilter.h"
-#include "testutil.h"
+#include "baselines_util.h"
 
 /* Fill with random keys until insert fails; returns keys stored. */
 static size_t fill_to_failure(bf_cuckoo *c, uint64_t *keys, size_t cap, uint64_t seed) {
     size_t n = 0;
     while (n < cap) {
-        uint64_t h = tb_next(&seed);
+        uint64_t h = tu_next(&seed);
         int rc = bf_cuckoo_insert_hash(c, h);
         if (rc == BF_EFULL) break;
         cr_assert_eq(rc, BF_OK);
@@ -38,7 +38,7 @@ Test(cuckoo, fill_to_failure_keeps_every_key) {
         else cr_assert_geq(load, 0.93, "load %.4f", load);
         /* Full: more inserts fail and change nothing. */
         uint64_t s = 5;
-        for (int i = 0; i < 100; i++) cr_assert_eq(bf_cuckoo_insert_hash(c, tb_next(&s)), BF_EFULL);
+        for (int i = 0; i < 100; i++) cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_EFULL);
         cr_assert_eq(bf_cuckoo_count(c), n);
         for (size_t i = 0; i < n; i++) cr_assert(bf_cuckoo_contains_hash(c, keys[i]));
         /* One remove makes room again (the victim finds a home). */
@@ -61,12 +61,12 @@ Test(cuckoo, fpr_matches_model) {
         cr_assert_eq(bf_cuckoo_new_buckets(&c, nb, bits[t]), BF_OK);
         size_t n = (size_t)(0.93 * 4 * nb);
         uint64_t s = 40 + t;
-        for (size_t i = 0; i < n; i++) cr_assert_eq(bf_cuckoo_insert_hash(c, tb_next(&s)), BF_OK);
+        for (size_t i = 0; i < n; i++) cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_OK);
         s = 40 + t;
-        for (size_t i = 0; i < n; i++) cr_assert(bf_cuckoo_contains_hash(c, tb_next(&s)));
+        for (size_t i = 0; i < n; i++) cr_assert(bf_cuckoo_contains_hash(c, tu_next(&s)));
         uint64_t s2 = 9000 + t;
         size_t fp = 0;
-        for (size_t i = 0; i < queries[t]; i++) fp += bf_cuckoo_contains_hash(c, tb_next(&s2));
+        for (size_t i = 0; i < queries[t]; i++) fp += bf_cuckoo_contains_hash(c, tu_next(&s2));
         double load = (double)n / (4.0 * nb);
         double measured = (double)fp / queries[t], model = cuckoo_model(bits[t], load);
         double now = bf__cuckoo_est_fpp(c);
@@ -92,7 +92,7 @@ Test(cuckoo, same_key_more_than_2b_times) {
     uint64_t s = 3;
     uint64_t others[1000];
     for (int i = 0; i < 1000; i++) {
-        others[i] = tb_next(&s);
+        others[i] = tu_next(&s);
         cr_assert_eq(bf_cuckoo_insert_hash(c, others[i]), BF_OK);
     }
     /* Eight removes undo eight inserts; the ninth finds nothing. */
@@ -109,14 +109,14 @@ Test(cuckoo, remove_never_inserted) {
     uint64_t keys[1500];
     uint64_t s = 17;
     for (int i = 0; i < 1500; i++) {
-        keys[i] = tb_next(&s);
+        keys[i] = tu_next(&s);
         cr_assert_eq(bf_cuckoo_insert_hash(c, keys[i]), BF_OK);
     }
     uint8_t before[500 * 4];
     memcpy(before, c->data, sizeof before);
     int absent = 0, false_pos = 0;
     for (int i = 0; i < 20000; i++) {
-        uint64_t h = tb_next(&s);
+        uint64_t h = tu_next(&s);
         if (bf_cuckoo_contains_hash(c, h)) {
             if (!false_pos++) {
                 /* The documented hazard: a false positive's remove takes a
@@ -153,7 +153,7 @@ Test(cuckoo, remove_reinsert_cycles) {
     for (int round = 0; round < 20; round++) {
         uint8_t *gone = calloc(n, 1);
         for (size_t i = 0; i < n; i++)
-            if (tb_next(&s) & 1) {
+            if (tu_next(&s) & 1) {
                 cr_assert_eq(bf_cuckoo_remove_hash(c, k[i]), BF_OK);
                 gone[i] = 1;
             }
@@ -162,7 +162,7 @@ Test(cuckoo, remove_reinsert_cycles) {
         /* New keys replace the removed ones. */
         for (size_t i = 0; i < n; i++)
             if (gone[i]) {
-                k[i] = tb_next(&s);
+                k[i] = tu_next(&s);
                 cr_assert_eq(bf_cuckoo_insert_hash(c, k[i]), BF_OK);
             }
         for (size_t i = 0; i < n; i++) cr_assert(bf_cuckoo_contains_hash(c, k[i]));
@@ -222,7 +222,7 @@ Test(cuckoo, sizing_holds_n_keys) {
             double load = (double)n / (4.0 * (double)bf_cuckoo_num_buckets(c));
             cr_assert_leq(cuckoo_model(bf_cuckoo_fingerprint_bits(c), load), fpps[t]);
             for (uint64_t i = 0; i < n; i++)
-                cr_assert_eq(bf_cuckoo_insert_hash(c, tb_next(&s)), BF_OK, "n=%lu fpp=%g",
+                cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_OK, "n=%lu fpp=%g",
                              (unsigned long)n, fpps[t]);
             bf_cuckoo_free(c);
         }

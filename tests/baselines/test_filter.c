@@ -6,7 +6,7 @@
 #include "baselines.h"
 #include "blockfilter.h"
 #include "format.h"
-#include "testutil.h"
+#include "baselines_util.h"
 
 static const bf_family families[4] = {BF_FAMILY_SBBF, BF_FAMILY_BLOOM, BF_FAMILY_COUNTING,
                                       BF_FAMILY_CUCKOO};
@@ -14,7 +14,7 @@ static const bf_family families[4] = {BF_FAMILY_SBBF, BF_FAMILY_BLOOM, BF_FAMILY
 static bf_filter *filled(bf_family fam, uint64_t n, double fpp, uint64_t seed) {
     bf_filter *f;
     cr_assert_eq(bf_filter_new(&f, fam, n, fpp), BF_OK);
-    for (uint64_t i = 0; i < n; i++) cr_assert_eq(bf_filter_insert_hash(f, tb_next(&seed)), BF_OK);
+    for (uint64_t i = 0; i < n; i++) cr_assert_eq(bf_filter_insert_hash(f, tu_next(&seed)), BF_OK);
     return f;
 }
 
@@ -52,7 +52,7 @@ Test(filter, every_family_no_false_negatives_and_model_fpr) {
         const size_t q = 500000;
         bf_filter *f = filled(families[i], n, 0.01, 1);
         uint64_t s = 1;
-        for (uint64_t j = 0; j < n; j++) cr_assert(bf_filter_contains_hash(f, tb_next(&s)));
+        for (uint64_t j = 0; j < n; j++) cr_assert(bf_filter_contains_hash(f, tu_next(&s)));
         /* Batches agree with single calls. */
         uint64_t *h = tb_keys(q, 999);
         uint8_t *out = malloc(q);
@@ -162,16 +162,16 @@ Test(filter, merge) {
         bf_filter *b;
         cr_assert_eq(bf_filter_new(&b, families[i], 3000, 0.01), BF_OK);
         uint64_t s = 2;
-        for (int j = 0; j < 2000; j++) bf_filter_insert_hash(b, tb_next(&s));
+        for (int j = 0; j < 2000; j++) bf_filter_insert_hash(b, tu_next(&s));
         int rc = bf_filter_merge(a, b);
         if (families[i] == BF_FAMILY_CUCKOO) {
             cr_assert_eq(rc, BF_EUNSUPPORTED);
         } else {
             cr_assert_eq(rc, BF_OK);
             s = 1;
-            for (int j = 0; j < 3000; j++) cr_assert(bf_filter_contains_hash(a, tb_next(&s)));
+            for (int j = 0; j < 3000; j++) cr_assert(bf_filter_contains_hash(a, tu_next(&s)));
             s = 2;
-            for (int j = 0; j < 2000; j++) cr_assert(bf_filter_contains_hash(a, tb_next(&s)));
+            for (int j = 0; j < 2000; j++) cr_assert(bf_filter_contains_hash(a, tu_next(&s)));
             bf_stats st;
             bf_filter_stats(a, &st);
             cr_assert_eq(st.inserted, 5000);
@@ -179,9 +179,9 @@ Test(filter, merge) {
         if (families[i] == BF_FAMILY_COUNTING) {
             /* Counts add: removing b's keys leaves a's keys intact. */
             s = 2;
-            for (int j = 0; j < 2000; j++) cr_assert_eq(bf_filter_remove_hash(a, tb_next(&s)), BF_OK);
+            for (int j = 0; j < 2000; j++) cr_assert_eq(bf_filter_remove_hash(a, tu_next(&s)), BF_OK);
             s = 1;
-            for (int j = 0; j < 3000; j++) cr_assert(bf_filter_contains_hash(a, tb_next(&s)));
+            for (int j = 0; j < 3000; j++) cr_assert(bf_filter_contains_hash(a, tu_next(&s)));
         }
         /* Different size, seed or family. */
         bf_filter *c;
@@ -272,7 +272,7 @@ static bf_filter *sample(bf_family fam, uint64_t n, uint64_t seed_key) {
 static void same_answers(const bf_filter *a, const bf_filter *b) {
     uint64_t s = 4242;
     for (int i = 0; i < 20000; i++) {
-        uint64_t h = tb_next(&s);
+        uint64_t h = tu_next(&s);
         cr_assert_eq(bf_filter_contains_hash(a, h), bf_filter_contains_hash(b, h));
     }
     for (uint64_t i = 0; i < 2000; i++) cr_assert(bf_filter_contains(b, &i, sizeof i));
@@ -321,7 +321,7 @@ Test(format, cuckoo_victim_survives_save_load) {
     uint64_t s = 1;
     size_t n = 0;
     while (n < 1000) {
-        keys[n] = tb_next(&s);
+        keys[n] = tu_next(&s);
         if (bf_filter_insert_hash(f, keys[n]) != BF_OK) break;
         n++;
     }
@@ -435,9 +435,9 @@ Test(format, bit_flips_rejected_or_safe) {
         uint8_t *t = malloc(len);
         for (int trial = 0; trial < 1500; trial++) {
             memcpy(t, buf, len);
-            unsigned flips = 1 + (unsigned)(tb_next(&s) % 3);
+            unsigned flips = 1 + (unsigned)(tu_next(&s) % 3);
             for (unsigned b = 0; b < flips; b++) {
-                uint64_t r = tb_next(&s);
+                uint64_t r = tu_next(&s);
                 /* Half the flips land in the header. */
                 size_t pos = (r & 1) ? (size_t)((r >> 1) % BF_HEADER_BYTES) : (size_t)((r >> 1) % len);
                 t[pos] ^= (uint8_t)(1u << ((r >> 40) & 7));
@@ -452,7 +452,7 @@ Test(format, bit_flips_rejected_or_safe) {
              * safe to query and to look at. */
             if (bf_filter_view(&g, t, len, 0) == BF_OK) {
                 uint64_t q = 5;
-                for (int j = 0; j < 200; j++) (void)bf_filter_contains_hash(g, tb_next(&q));
+                for (int j = 0; j < 200; j++) (void)bf_filter_contains_hash(g, tu_next(&q));
                 bf_stats st;
                 cr_assert_eq(bf_filter_stats(g, &st), BF_OK);
                 bf_filter_free(g);

@@ -2,18 +2,12 @@
 #ifndef BF_ROBUST_UTIL_H
 #define BF_ROBUST_UTIL_H
 
+#include "testutil.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* splitmix64: reproducible, well-mixed 64-bit values. */
-static inline uint64_t ru_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 /* MemAvailable from /proc/meminfo in bytes; 0 if unknown. */
 static inline uint64_t ru_mem_available(void) {

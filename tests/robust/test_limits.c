@@ -211,13 +211,13 @@ Test(limits, over_4gib_full, .timeout = 600) {
     cr_assert_not_null(h);
     uint64_t st = 1;
     for (size_t done = 0; done < n; done += chunk) {
-        for (size_t i = 0; i < chunk; i++) h[i] = ru_next(&st);
+        for (size_t i = 0; i < chunk; i++) h[i] = tu_next(&st);
         bf_sbbf_insert_hashes(f, h, chunk);
     }
     /* No false negative, anywhere in the 4.5 GiB. */
     st = 1;
     for (size_t done = 0; done < n; done += chunk) {
-        for (size_t i = 0; i < chunk; i++) h[i] = ru_next(&st);
+        for (size_t i = 0; i < chunk; i++) h[i] = tu_next(&st);
         cr_assert_eq(bf_sbbf_contains_hashes(f, h, chunk, NULL), chunk, "false negative");
     }
     bf_sbbf_stats s;

@@ -37,19 +37,6 @@ static uint8_t *image_of(const bf_filter *f, size_t *len) {
     return buf;
 }
 
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
-    cr_assert_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    *len = (size_t)n;
-    return buf;
-}
-
 /* The directory holds exactly the one named entry (no temporary files). */
 static void assert_only(const char *dir, const char *name) {
     DIR *d = opendir(dir);
@@ -68,8 +55,8 @@ static void assert_only(const char *dir, const char *name) {
 /* The file at path is byte for byte the good image and loads. */
 static void assert_intact(const char *path, const uint8_t *good, size_t good_len) {
     size_t len = 0;
-    uint8_t *got = read_file(path, &len);
-    cr_assert_not_null(got, "the good file at %s is gone", path);
+    uint8_t *got = tu_read_file(path, &len);
+    cr_assert_not_null(got, "the good file at %s is gone or unreadable", path);
     cr_assert_eq(len, good_len, "%s: %zu bytes, was %zu (truncated in place?)", path, len, good_len);
     cr_assert_eq(memcmp(got, good, len), 0, "%s changed", path);
     free(got);
