@@ -12,56 +12,18 @@
  * cannot run on this CPU.
  */
 #include "blockfilter.h"
+#include "check.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned long passed, failed;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            if (failed <= 20) {                                            \
-                fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                              \
-                fputc('\n', stderr);                                       \
-            }                                                              \
-        }                                                                  \
-    } while (0)
-
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
+/* A fixture from $BF_TEST_DATA/parquet. */
 static uint8_t *read_fixture(const char *name, size_t *len) {
-    const char *dir = getenv("BF_TEST_DATA");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/parquet/%s", dir ? dir : "tests/data", name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    uint8_t *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 4096;
-            uint8_t *nb = realloc(buf, cap);
-            if (!nb) break;
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        if (got == 0) break;
-        n += got;
-    }
-    fclose(fp);
-    *len = n;
-    return buf;
+    char rel[512];
+    snprintf(rel, sizeof rel, "parquet/%s", name);
+    return tu_read_data(rel, len);
 }
 
 static bool has(const bf_sbbf *f, const char *s) { return bf_sbbf_contains(f, s, strlen(s)); }
@@ -78,7 +40,7 @@ static void no_false_negatives(void) {
         return;
     }
     uint64_t s = 7;
-    for (size_t i = 0; i < N; i++) h[i] = splitmix(&s);
+    for (size_t i = 0; i < N; i++) h[i] = tu_next(&s);
     for (size_t i = 0; i < N; i++) h[N + i] = bf_hash_int64((int64_t)i);
 
     const double fpps[] = {0.01, 0.0001};
@@ -256,7 +218,7 @@ static void round_trips(void) {
             continue;
         }
         uint64_t st = sizes[s];
-        for (size_t i = 0; i < sizes[s] / 8; i++) bf_sbbf_insert_hash(f, splitmix(&st));
+        for (size_t i = 0; i < sizes[s] / 8; i++) bf_sbbf_insert_hash(f, tu_next(&st));
         size_t need = bf_sbbf_parquet_size(f);
         uint8_t *buf = malloc(need + 1);
         size_t written = 0;
@@ -282,7 +244,7 @@ static void round_trips(void) {
             st = sizes[s];
             size_t miss = 0;
             for (size_t i = 0; i < sizes[s] / 8; i++) {
-                uint64_t h = splitmix(&st);
+                uint64_t h = tu_next(&st);
                 miss += !bf_sbbf_contains_hash(g, h) + !bf_sbbf_contains_hash(v, h);
             }
             CHECK(miss == 0, "reloaded filter finds every key");

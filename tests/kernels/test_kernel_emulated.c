@@ -24,7 +24,9 @@
  * called by pointer, not through the dispatcher, so BLOCKFILTER_KERNEL does
  * not affect it. Exit status 0 on success, 1 on failure.
  */
+#include "kernel_hashes.h"
 #include "sbbf_kernel.h"
+#include "testutil.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,45 +65,6 @@ static void note(tally *t, int part, int ok, const char *fmt, ...) {
     }
 }
 
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Hash sets. Structured ones hit the corners of the index and mask math:
- * every key in block 0 or the last block, equal low halves (equal masks),
- * low half 0 (all bit positions 0), sequential values. */
-enum { SET_RANDOM, SET_SEQUENTIAL, SET_SAME_LOW, SET_LOW_ZERO, SET_EDGES, SET_SHIFTED, NUM_SETS };
-static const char *const set_names[NUM_SETS] = {"random", "sequential", "same-low",
-                                               "low-zero", "edges", "shifted"};
-
-static void make_hashes(int kind, uint64_t *h, size_t n, uint64_t seed) {
-    uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = splitmix(&s);
-        switch (kind) {
-        case SET_RANDOM: h[i] = r; break;
-        case SET_SEQUENTIAL: h[i] = seed + i; break;
-        case SET_SAME_LOW: h[i] = (r & 0xffffffff00000000ull) | 0x12345678u; break;
-        case SET_LOW_ZERO: h[i] = r & 0xffffffff00000000ull; break;
-        case SET_EDGES:
-            h[i] = (i & 1) ? (0xffffffff00000000ull | (uint32_t)r) : (uint32_t)r;
-            if (i % 5 == 0) h[i] = ~(uint64_t)0;
-            if (i % 7 == 0) h[i] = 0;
-            break;
-        default: h[i] = (uint64_t)i << (i % 64) ^ (r >> 40); break;
-        }
-    }
-}
-
-/* n hashes copied to a buffer at a byte offset: a misaligned array for
- * off % 8 != 0. The kernels read hashes with memcpy. */
-static const uint64_t *at_offset(uint8_t *buf, size_t off, const uint64_t *h, size_t n) {
-    memcpy(buf + off, h, n * sizeof *h);
-    return (const uint64_t *)(const void *)(buf + off);
-}
 
 /* Around the widths: 2 keys per AVX-512 insert step, 8 per contains step,
  * the prefetch distance (24) ahead, and their sums. */
@@ -164,7 +127,7 @@ static int compare_kernel(const bf_kernel *k, tally *t) {
             make_hashes(SET_RANDOM, q, MAXN + NUM_LENGTHS, seed ^ 0xabcdef);
             uint64_t qs = seed ^ 0x5eed;
             for (size_t i = 0; i < MAXN + NUM_LENGTHS; i++) {
-                uint64_t r = splitmix(&qs);
+                uint64_t r = tu_next(&qs);
                 present[i] = r & 1;
                 if (present[i]) q[i] = h[(r >> 1) % ns];
             }

@@ -10,67 +10,16 @@
  * Plain C (no criterion) so it also runs under qemu-user. Exit status 0 on
  * success, 1 on failure, 77 (skip) when the forced kernel cannot run here.
  */
+#include "check.h"
+#include "kernel_hashes.h"
 #include "sbbf.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned long passed, failed;
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (cond) {                                                        \
-            passed++;                                                      \
-        } else {                                                           \
-            failed++;                                                      \
-            if (failed <= 20) {                                            \
-                fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                              \
-                fputc('\n', stderr);                                       \
-            }                                                              \
-        }                                                                  \
-    } while (0)
-
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Hash sets. Structured ones hit the corners of the index and mask math:
- * every key in block 0 or the last block, equal low halves (equal masks),
- * low half 0 (all bit positions 0), sequential values. */
-enum { SET_RANDOM, SET_SEQUENTIAL, SET_SAME_LOW, SET_LOW_ZERO, SET_EDGES, SET_SHIFTED, NUM_SETS };
-static const char *const set_names[NUM_SETS] = {"random", "sequential", "same-low",
-                                               "low-zero", "edges", "shifted"};
-
-static void make_hashes(int kind, uint64_t *h, size_t n, uint64_t seed) {
-    uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = splitmix(&s);
-        switch (kind) {
-        case SET_RANDOM: h[i] = r; break;
-        case SET_SEQUENTIAL: h[i] = seed + i; break;
-        case SET_SAME_LOW: h[i] = (r & 0xffffffff00000000ull) | 0x12345678u; break;
-        case SET_LOW_ZERO: h[i] = r & 0xffffffff00000000ull; break;
-        case SET_EDGES:
-            h[i] = (i & 1) ? (0xffffffff00000000ull | (uint32_t)r) : (uint32_t)r;
-            if (i % 5 == 0) h[i] = ~(uint64_t)0;
-            if (i % 7 == 0) h[i] = 0;
-            break;
-        default: h[i] = (uint64_t)i << (i % 64) ^ (r >> 40); break;
-        }
-    }
-}
-
-/* n hashes copied to a buffer at a byte offset: a misaligned array for
- * off % 8 != 0. The kernels read hashes with memcpy. */
-static const uint64_t *at_offset(uint8_t *buf, size_t off, const uint64_t *h, size_t n) {
-    memcpy(buf + off, h, n * sizeof *h);
-    return (const uint64_t *)(const void *)(buf + off);
-}
 
 static const size_t batch_lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 18, 23, 24, 25,
                                        31, 32, 33, 63, 64, 65, 100, 257, 1000, 4001};
@@ -126,7 +75,7 @@ static void compare_kernel(const bf_kernel *k) {
              * answer shifted to a neighbouring position shows. */
             uint64_t mix = seed ^ 0x5eed;
             for (size_t i = 0; ns && i < MAXN + NUM_LENGTHS; i++)
-                if (splitmix(&mix) & 1) q[i] = h[splitmix(&mix) % ns];
+                if (tu_next(&mix) & 1) q[i] = h[tu_next(&mix) % ns];
             size_t mism = 0, hits = 0;
             for (size_t i = 0; i < MAXN; i++) {
                 bool a = k->contains(bk, z, q[i]), b = ref->contains(br, z, q[i]);
@@ -193,7 +142,7 @@ static void compare_api(const char *name) {
     /* A third of the queries are inserted keys, at random positions. */
     uint64_t mix = 44;
     for (size_t i = 0; i < N; i++)
-        if (splitmix(&mix) % 3 == 0) q[i] = h[splitmix(&mix) % (N / 3 * 2)];
+        if (tu_next(&mix) % 3 == 0) q[i] = h[tu_next(&mix) % (N / 3 * 2)];
     const size_t sizes[] = {32, 96, 1024 * 32 + 32 * 3};
     for (size_t s = 0; s < 3; s++) {
         bf_sbbf *a = NULL, *b = NULL;
