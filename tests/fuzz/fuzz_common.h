@@ -47,6 +47,23 @@ static inline size_t fuzz_query_hashes(const uint8_t *data, size_t size,
     return n;
 }
 
+/* The query hashes of the input (fuzz_query_hashes) into q[0..n), f's batch
+ * answers for them into out[0..n) (each 0 or 1); every single answer must
+ * equal its batch answer and the counts agree. Returns the batch's hits. */
+static inline size_t fuzz_sbbf_query(const bf_sbbf *f, const uint8_t *data, size_t size,
+                                     uint64_t *q, uint8_t *out, size_t n) {
+    fuzz_query_hashes(data, size, q, n);
+    size_t hits = bf_sbbf_contains_hashes(f, q, n, out);
+    size_t single = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool c = bf_sbbf_contains_hash(f, q[i]);
+        FUZZ_CHECK(out[i] == (uint8_t)c);
+        single += c;
+    }
+    FUZZ_CHECK(single == hits);
+    return hits;
+}
+
 /* Copy of the input at an offset 0..7 from a fresh allocation, with the end
  * of the copy at the end of the allocation (so ASan sees over-reads).
  * Returns the allocation in *base (free it). */
