@@ -35,6 +35,54 @@ Test(parquet, typed_value_hashes) {
     cr_assert_eq(bf_hash_xxh64("Hello", 5), 0x0a75a91375b27d44ull);
 }
 
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+/* One Parquet filter (Thrift header + bitset) at `offset` of a fixture
+ * file: it loads with the expected size and bits set, answers every known
+ * present and known absent value, and a filter rebuilt from the present
+ * values serializes to the same bytes, header included. */
+static void check_fixture(const char *name, size_t offset, size_t bitset_bytes, uint64_t bits_set,
+                          const char *const *present, size_t np, const char *const *absent, size_t na) {
+    size_t len;
+    uint8_t *file = tu_read_data(name, &len);
+    cr_assert_not_null(file, "%s missing (BF_TEST_DATA)", name);
+    cr_assert_lt(offset, len);
+    bf_sbbf *f;
+    size_t used = 0;
+    cr_assert_eq(bf_sbbf_from_parquet_ex(&f, file + offset, len - offset, &used), BF_OK, "%s", name);
+    cr_assert_eq(bf_sbbf_num_bytes(f), bitset_bytes);
+    cr_assert_eq(used, 16 + bitset_bytes);
+    for (size_t i = 0; i < np; i++) cr_assert(bf_sbbf_contains(f, present[i], strlen(present[i])), "'%s'", present[i]);
+    for (size_t i = 0; i < na; i++)
+        cr_assert_not(bf_sbbf_contains(f, absent[i], strlen(absent[i])), "'%s'", absent[i]);
+    bf_sbbf_stats st;
+    bf_sbbf_get_stats(f, &st);
+    cr_assert_eq(st.bits_set, bits_set);
+
+    bf_sbbf *g;
+    cr_assert_eq(bf_sbbf_new_bytes(&g, bitset_bytes), BF_OK);
+    for (size_t i = 0; i < np; i++) bf_sbbf_insert(g, present[i], strlen(present[i]));
+    cr_assert_eq(bf_sbbf_parquet_size(g), used);
+    uint8_t *out = malloc(used);
+    size_t written = 0;
+    cr_assert_eq(bf_sbbf_to_parquet(g, out, used - 1, &written), BF_EBUFSIZE);
+    cr_assert_eq(bf_sbbf_to_parquet(g, out, used, &written), BF_OK);
+    cr_assert_eq(written, used);
+    cr_assert_eq(memcmp(out, file + offset, used), 0, "%s: rebuilt filter differs", name);
+
+    /* The zero-copy view answers the same, straight from the file bytes. */
+    bf_sbbf *v;
+    cr_assert_eq(bf_sbbf_view_parquet(&v, file + offset, len - offset, &used), BF_OK);
+    cr_assert(bf_sbbf_is_readonly(v));
+    cr_assert_eq((const uint8_t *)bf_sbbf_bitset(v), file + offset + 16);
+    for (size_t i = 0; i < np; i++) cr_assert(bf_sbbf_contains(v, present[i], strlen(present[i])));
+    bf_sbbf_free(v);
+    free(out);
+    bf_sbbf_free(g);
+    bf_sbbf_free(f);
+    free(file);
+}
+
 static const char *const words[] = {"hello", "parquet", "bloom", "filter"};
 static const char *const absent_words[] = {"Hello", "HELLO", "world", "Parquet", "bloom_filter",
                                            "NOT_EXISTS", "", "foo", "bar", "apache", "arrow",
@@ -45,40 +93,9 @@ Test(parquet, java_fixture_loads_and_answers) {
     uint8_t *buf = tu_read_data("parquet/bloom_filter.xxhash.bin", &len);
     cr_assert_not_null(buf, "fixture missing (BF_TEST_DATA)");
     cr_assert_eq(len, 1040);
-    bf_sbbf *f;
-    size_t used = 0;
-    cr_assert_eq(bf_sbbf_from_parquet_ex(&f, buf, len, &used), BF_OK);
-    cr_assert_eq(used, 1040);
-    cr_assert_eq(bf_sbbf_num_bytes(f), 1024);
-    for (size_t i = 0; i < 4; i++) cr_assert(bf_sbbf_contains(f, words[i], strlen(words[i])), "%s", words[i]);
-    for (size_t i = 0; i < sizeof absent_words / sizeof *absent_words; i++)
-        cr_assert_not(bf_sbbf_contains(f, absent_words[i], strlen(absent_words[i])), "'%s'", absent_words[i]);
-    bf_sbbf_stats st;
-    bf_sbbf_get_stats(f, &st);
-    cr_assert_eq(st.bits_set, 32);
-
-    /* Rebuilt from the four words, it serializes to the file byte for byte. */
-    bf_sbbf *g;
-    cr_assert_eq(bf_sbbf_new_bytes(&g, 1024), BF_OK);
-    for (size_t i = 0; i < 4; i++) bf_sbbf_insert(g, words[i], strlen(words[i]));
-    uint8_t out[2048];
-    size_t written = 0;
-    cr_assert_eq(bf_sbbf_parquet_size(g), 1040);
-    cr_assert_eq(bf_sbbf_to_parquet(g, out, 1039, &written), BF_EBUFSIZE);
-    cr_assert_eq(bf_sbbf_to_parquet(g, out, sizeof out, &written), BF_OK);
-    cr_assert_eq(written, 1040);
-    cr_assert_eq(memcmp(out, buf, 1040), 0);
-
-    /* The zero-copy view answers the same. */
-    bf_sbbf *v;
-    cr_assert_eq(bf_sbbf_view_parquet(&v, buf, len, &used), BF_OK);
-    cr_assert(bf_sbbf_is_readonly(v));
-    cr_assert_eq((const uint8_t *)bf_sbbf_bitset(v), buf + 16);
-    for (size_t i = 0; i < 4; i++) cr_assert(bf_sbbf_contains(v, words[i], strlen(words[i])));
-    bf_sbbf_free(v);
-    bf_sbbf_free(f);
-    bf_sbbf_free(g);
     free(buf);
+    check_fixture("parquet/bloom_filter.xxhash.bin", 0, 1024, 32, words, COUNT(words), absent_words,
+                  COUNT(absent_words));
 }
 
 Test(parquet, legacy_draft_filter_is_rejected) {
@@ -98,43 +115,14 @@ static const char *const column_absent[] = {"b", "c", "d", "NOT_EXISTS", "Hello_
                                             "doing", "the", "quick", "Today", "", "cat", "fox", "HELLO",
                                             "This", "is"};
 
-static void check_column_file(const char *name, size_t offset, size_t bitset_bytes) {
-    size_t len;
-    uint8_t *file = tu_read_data(name, &len);
-    cr_assert_not_null(file, "%s", name);
-    cr_assert_lt(offset, len);
-    bf_sbbf *f;
-    size_t used = 0;
-    cr_assert_eq(bf_sbbf_from_parquet_ex(&f, file + offset, len - offset, &used), BF_OK, "%s", name);
-    cr_assert_eq(bf_sbbf_num_bytes(f), bitset_bytes);
-    cr_assert_eq(used, 16 + bitset_bytes);
-    for (size_t i = 0; i < 14; i++) cr_assert(bf_sbbf_contains(f, column[i], strlen(column[i])), "'%s'", column[i]);
-    for (size_t i = 0; i < sizeof column_absent / sizeof *column_absent; i++)
-        cr_assert_not(bf_sbbf_contains(f, column_absent[i], strlen(column_absent[i])), "'%s'", column_absent[i]);
-    bf_sbbf_stats st;
-    bf_sbbf_get_stats(f, &st);
-    cr_assert_eq(st.bits_set, 112);
-    /* Rebuild from the 14 values: byte-identical header and bitset. */
-    bf_sbbf *g;
-    cr_assert_eq(bf_sbbf_new_bytes(&g, bitset_bytes), BF_OK);
-    for (size_t i = 0; i < 14; i++) bf_sbbf_insert(g, column[i], strlen(column[i]));
-    uint8_t *out = malloc(used);
-    size_t written;
-    cr_assert_eq(bf_sbbf_to_parquet(g, out, used, &written), BF_OK);
-    cr_assert_eq(written, used);
-    cr_assert_eq(memcmp(out, file + offset, used), 0, "%s: rebuilt filter differs", name);
-    free(out);
-    bf_sbbf_free(g);
-    bf_sbbf_free(f);
-    free(file);
-}
-
 Test(parquet, java_written_column_filter) {
-    check_column_file("parquet/data_index_bloom_encoding_stats.parquet", 192, 1024);
+    check_fixture("parquet/data_index_bloom_encoding_stats.parquet", 192, 1024, 112, column, COUNT(column),
+                  column_absent, COUNT(column_absent));
 }
 
 Test(parquet, rust_written_column_filter) {
-    check_column_file("parquet/data_index_bloom_encoding_with_length.parquet", 253, 2048);
+    check_fixture("parquet/data_index_bloom_encoding_with_length.parquet", 253, 2048, 112, column,
+                  COUNT(column), column_absent, COUNT(column_absent));
 }
 
 Test(parquet, arrow_rs_single_block_vector) {
