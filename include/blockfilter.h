@@ -366,7 +366,7 @@ BF_API bf_cuckoo *bf_filter_cuckoo(bf_filter *f);
 /*
  * Native portable format (every family): a 64-byte little-endian header
  * (magic "BFLT", format version, family, flags, seed, parameters, payload
- * length, XXH64 checksums) followed by the payload. See README.md.
+ * length, XXH64 checksums) followed by the payload. See docs/format.md.
  */
 #define BF_FORMAT_VERSION 1u
 #define BF_HEADER_BYTES 64u

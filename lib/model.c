@@ -1,5 +1,5 @@
-/* False-positive models and sizing of the SBBF (see docs/MODELS in the
- * README): the exact Poisson mixture over block loads, not the classic
+/* False-positive models and sizing of the SBBF (docs/families.md, "The
+ * SBBF and its sizing"): the exact Poisson mixture over block loads, not the classic
  * formula, so compact sizing never undershoots the target. */
 #include "sbbf.h"
 

@@ -72,7 +72,7 @@ static inline uint32_t bf_sbbf_word_mask(uint64_t hash, unsigned i) {
 
 /* How far ahead batch loops prefetch (keys), and the filter size from which
  * they do: below it the bitset sits in L1/L2 and the prefetch is pure
- * overhead (measured: see README, "Kernels"). */
+ * overhead (measured: see docs/kernels.md). */
 #define BF_SBBF_PREFETCH_DISTANCE 24
 #define BF_SBBF_PREFETCH_MIN_BYTES ((uint64_t)1 << 20)
 
