@@ -92,6 +92,50 @@ BF_API uint64_t bf_hash_int64(int64_t v);
 BF_API uint64_t bf_hash_float(float v);
 BF_API uint64_t bf_hash_double(double v);
 
+/* XXH64 of the 8 (or 4) little-endian bytes holding v, with a seed: the
+ * fixed-length forms of XXH64, a few multiplies, inlined into the caller.
+ * bf_hash_int64(v) == bf_xxh64_u64((uint64_t)v, 0), bf_hash_int32(v) ==
+ * bf_xxh64_u32((uint32_t)v, 0); a float or double hashes its bit pattern. */
+static inline uint64_t bf__xxh64_avalanche(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0x165667B19E3779F9ull;
+    return h ^ (h >> 32);
+}
+static inline uint64_t bf_xxh64_u64(uint64_t v, uint64_t seed) {
+    uint64_t k = v * 0xC2B2AE3D27D4EB4Full;
+    k = ((k << 31) | (k >> 33)) * 0x9E3779B185EBCA87ull;
+    uint64_t h = (seed + 0x27D4EB2F165667C5ull + 8) ^ k;
+    h = ((h << 27) | (h >> 37)) * 0x9E3779B185EBCA87ull + 0x85EBCA77C2B2AE63ull;
+    return bf__xxh64_avalanche(h);
+}
+static inline uint64_t bf_xxh64_u32(uint32_t v, uint64_t seed) {
+    uint64_t h = (seed + 0x27D4EB2F165667C5ull + 4) ^ ((uint64_t)v * 0x9E3779B185EBCA87ull);
+    h = ((h << 23) | (h >> 41)) * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull;
+    return bf__xxh64_avalanche(h);
+}
+
+/* Whole arrays (any alignment): out[i] = XXH64 of value i's little-endian
+ * bytes with the seed, computed with the widest SIMD hashing this CPU runs
+ * (AVX-512 DQ eight keys per register, AVX2, NEON; bit for bit the scalar
+ * result). The ISA follows the process default kernel, so
+ * BLOCKFILTER_KERNEL=scalar hashes with scalar code. */
+BF_API void bf_hash_int32s(const int32_t *values, size_t n, uint64_t seed, uint64_t *out);
+BF_API void bf_hash_int64s(const int64_t *values, size_t n, uint64_t seed, uint64_t *out);
+BF_API void bf_hash_floats(const float *values, size_t n, uint64_t seed, uint64_t *out);
+BF_API void bf_hash_doubles(const double *values, size_t n, uint64_t seed, uint64_t *out);
+/** Byte strings in Arrow's layout (Binary / String): value i is
+ *  data[offsets[i] .. offsets[i+1]), so offsets holds n + 1 entries (not
+ *  read when n == 0). BF_EINVAL (out untouched) if offsets[0] < 0, the
+ *  offsets decrease, offsets or out is NULL where n > 0, or data is NULL
+ *  with a non-empty string to read. */
+BF_API int bf_hash_binary(const void *data, const int32_t *offsets, size_t n, uint64_t seed,
+                          uint64_t *out);
+/** The same with 64-bit offsets (Arrow's LargeBinary / LargeString). */
+BF_API int bf_hash_large_binary(const void *data, const int64_t *offsets, size_t n,
+                                uint64_t seed, uint64_t *out);
+
 /** 64 random bits from the operating system (getrandom/urandom). */
 BF_API int bf_random_seed(uint64_t *out);
 

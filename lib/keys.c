@@ -1,0 +1,135 @@
+/* Keys in, answers out, on the SBBF: typed arrays and Arrow byte strings,
+ * hashed inside the batch pipeline. Also the choice of hash kernel and the
+ * public array-hashing calls. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "keys.h"
+
+/* ---- hash kernels --------------------------------------------------------- */
+
+static const bf_hash_kernel *const hash_kernels[] = {
+#if defined(BF_HAVE_XXH_AVX512)
+    &bf__hash_kernel_avx512,
+#endif
+#if defined(BF_HAVE_XXH_AVX2)
+    &bf__hash_kernel_avx2,
+#endif
+#if defined(BF_HAVE_XXH_NEON)
+    &bf__hash_kernel_neon,
+#endif
+    &bf__hash_kernel_scalar,
+};
+#define NUM_HASH_KERNELS (sizeof hash_kernels / sizeof hash_kernels[0])
+
+size_t bf__hash_kernel_count(void) { return NUM_HASH_KERNELS; }
+const bf_hash_kernel *bf__hash_kernel_at(size_t i) {
+    return i < NUM_HASH_KERNELS ? hash_kernels[i] : NULL;
+}
+
+static bool hash_supported(const bf_hash_kernel *h) {
+    return (h->required & ~bf__cpu_features()) == 0;
+}
+
+/*
+ * The hash kernel of an SBBF kernel: the first compiled-in, supported hash
+ * kernel whose ISA the SBBF kernel's own requirements cover (an avx512
+ * filter may hash with AVX-512 if the CPU also has DQ, else with AVX2; a
+ * scalar filter hashes with scalar code). Which ISAs are listed at all is
+ * decided by measurement (docs/kernels.md): meson builds a hash kernel only
+ * where it beat scalar.
+ */
+const bf_hash_kernel *bf__hash_kernel_for(const bf_kernel *k) {
+    if (!k) return &bf__hash_kernel_scalar;
+    uint32_t allowed = k->required;
+    if (allowed & BF_CPU_AVX512) allowed |= BF_CPU_AVX2 | BF_CPU_AVX512DQ;
+    for (size_t i = 0; i < NUM_HASH_KERNELS; i++) {
+        const bf_hash_kernel *h = hash_kernels[i];
+        if ((h->required & ~allowed) == 0 && hash_supported(h)) return h;
+    }
+    return &bf__hash_kernel_scalar;
+}
+
+const bf_hash_kernel *bf__hash_kernel_default(void) {
+    return bf__hash_kernel_for(bf__sbbf_kernel_default());
+}
+
+void bf_hash_int32s(const int32_t *values, size_t n, uint64_t seed, uint64_t *out) {
+    if (values && out && n) bf__hash_kernel_default()->u32(values, n, seed, out);
+}
+void bf_hash_int64s(const int64_t *values, size_t n, uint64_t seed, uint64_t *out) {
+    if (values && out && n) bf__hash_kernel_default()->u64(values, n, seed, out);
+}
+void bf_hash_floats(const float *values, size_t n, uint64_t seed, uint64_t *out) {
+    if (values && out && n) bf__hash_kernel_default()->u32(values, n, seed, out);
+}
+void bf_hash_doubles(const double *values, size_t n, uint64_t seed, uint64_t *out) {
+    if (values && out && n) bf__hash_kernel_default()->u64(values, n, seed, out);
+}
+
+/* ---- byte strings ---------------------------------------------------------- */
+
+/* Offset i of an Arrow offsets buffer (any alignment). */
+static inline int64_t offset_at(const bf_keys *k, size_t i) {
+    if (k->kind == BF_KEYS_BIN32) {
+        int32_t o;
+        memcpy(&o, (const uint8_t *)k->offsets + 4 * i, 4);
+        return o;
+    }
+    int64_t o;
+    memcpy(&o, (const uint8_t *)k->offsets + 8 * i, 8);
+    return o;
+}
+
+int bf__keys_check(const bf_keys *k, size_t n) {
+    if (k->kind != BF_KEYS_BIN32 && k->kind != BF_KEYS_BIN64) return k->data || !n ? BF_OK : BF_EINVAL;
+    if (!n) return BF_OK;
+    if (!k->offsets) return BF_EINVAL;
+    int64_t first = offset_at(k, 0), prev = first;
+    bool bad = first < 0;
+    for (size_t i = 1; i <= n; i++) {
+        int64_t o = offset_at(k, i);
+        bad |= o < prev;
+        prev = o;
+    }
+    if (bad) return BF_EINVAL;
+    if ((uint64_t)(prev - first) > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    if (!k->data && prev != first) return BF_EINVAL;
+    return BF_OK;
+}
+
+/* m hashes of keys start.. into out. Byte strings were checked. */
+static void hash_chunk(const bf_keys *k, const bf_hash_kernel *hk, uint64_t seed, size_t start,
+                       size_t m, uint64_t *out) {
+    static const uint8_t empty = 0;
+    switch (k->kind) {
+    case BF_KEYS_U32: hk->u32((const uint8_t *)k->data + 4 * start, m, seed, out); return;
+    case BF_KEYS_U64: hk->u64((const uint8_t *)k->data + 8 * start, m, seed, out); return;
+    default: {
+        /* data is NULL only when every string is empty. */
+        const uint8_t *data = k->data;
+        int64_t lo = offset_at(k, start);
+        for (size_t j = 0; j < m; j++) {
+            int64_t hi = offset_at(k, start + j + 1);
+            size_t len = (size_t)(hi - lo);
+            out[j] = XXH64(len ? data + lo : &empty, len, seed);
+            lo = hi;
+        }
+        return;
+    }
+    }
+}
+
+#define BF_BINARY_BATCH(prefix, otype, kind)                                                \
+    int bf_hash_##prefix(const void *data, const otype *offsets, size_t n, uint64_t seed,   \
+                         uint64_t *out) {                                                   \
+        bf_keys k = {kind, data, offsets};                                                  \
+        if (!out && n) return BF_EINVAL;                                                    \
+        int rc = bf__keys_check(&k, n);                                                     \
+        if (rc || !n) return rc;                                                            \
+        hash_chunk(&k, &bf__hash_kernel_scalar, seed, 0, n, out);                           \
+        return BF_OK;                                                                       \
+    }
+BF_BINARY_BATCH(binary, int32_t, BF_KEYS_BIN32)
+BF_BINARY_BATCH(large_binary, int64_t, BF_KEYS_BIN64)
+#undef BF_BINARY_BATCH
