@@ -164,13 +164,14 @@ void bf_bloom_free(bf_bloom *f) {
     if (f) bf__cells_free(&f->t);
 }
 
-void bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->t.bits)) return; /* read-only view */
+int bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
     bf_dh d = bf__dh_init(hash);
     for (unsigned i = 0; i < f->t.k; i++) {
         uint64_t p = bf__dh_next(&d, f->t.m);
         f->t.bits[p >> 3] |= (uint8_t)(1u << (p & 7));
     }
+    return BF_OK;
 }
 
 bool bf_bloom_contains_hash(const bf_bloom *f, uint64_t hash) {
@@ -194,8 +195,8 @@ static inline uint64_t native_bit(uint64_t p) {
     return m;
 }
 
-void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->t.bits)) return;
+int bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
     uint64_t *w = (uint64_t *)(void *)f->t.bits;
     bf_dh d = bf__dh_init(hash);
     for (unsigned i = 0; i < f->t.k; i++) {
@@ -205,6 +206,7 @@ void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
         if (!(__atomic_load_n(&w[p >> 6], __ATOMIC_RELAXED) & bit))
             __atomic_fetch_or(&w[p >> 6], bit, __ATOMIC_RELEASE);
     }
+    return BF_OK;
 }
 
 bool bf_bloom_contains_hash_concurrent(const bf_bloom *f, uint64_t hash) {

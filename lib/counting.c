@@ -66,14 +66,15 @@ void bf_counting_free(bf_counting *f) {
     if (f) bf__cells_free(&f->t);
 }
 
-void bf_counting_insert_hash(bf_counting *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->t.bits)) return; /* read-only view */
+int bf_counting_insert_hash(bf_counting *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
     bf_dh d = bf__dh_init(hash);
     for (unsigned i = 0; i < f->t.k; i++) {
         uint64_t p = bf__dh_next(&d, f->t.m);
         unsigned c = bf__counting_get(f->t.bits, p);
         if (c < BF_COUNTER_MAX) counter_set(f->t.bits, p, c + 1);
     }
+    return BF_OK;
 }
 
 bool bf_counting_contains_hash(const bf_counting *f, uint64_t hash) {

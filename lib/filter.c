@@ -97,10 +97,7 @@ struct bf_filter {
 
 /* ---- SBBF ---------------------------------------------------------------- */
 
-static int sbbf_insert(void *o, uint64_t h) {
-    bf_sbbf_insert_hash(o, h);
-    return BF_OK;
-}
+static int sbbf_insert(void *o, uint64_t h) { return bf_sbbf_insert_hash(o, h); }
 static bool sbbf_contains(const void *o, uint64_t h) { return bf_sbbf_contains_hash(o, h); }
 static int no_remove(void *o, uint64_t h) {
     (void)o;
@@ -128,10 +125,7 @@ static const bf_vtable sbbf_vt = {sbbf_insert, sbbf_contains, no_remove, sbbf_de
 
 /* ---- classic Bloom ------------------------------------------------------- */
 
-static int bloom_insert(void *o, uint64_t h) {
-    bf_bloom_insert_hash(o, h);
-    return BF_OK;
-}
+static int bloom_insert(void *o, uint64_t h) { return bf_bloom_insert_hash(o, h); }
 static bool bloom_contains(const void *o, uint64_t h) { return bf_bloom_contains_hash(o, h); }
 static void bloom_destroy(void *o) { bf_bloom_free(o); }
 static uint64_t bloom_bytes(const void *o) { return ((const bf_bloom *)o)->t.num_bytes; }
@@ -142,10 +136,7 @@ static const bf_vtable bloom_vt = {bloom_insert, bloom_contains, no_remove, bloo
 
 /* ---- counting Bloom ------------------------------------------------------ */
 
-static int counting_insert(void *o, uint64_t h) {
-    bf_counting_insert_hash(o, h);
-    return BF_OK;
-}
+static int counting_insert(void *o, uint64_t h) { return bf_counting_insert_hash(o, h); }
 static bool counting_contains(const void *o, uint64_t h) { return bf_counting_contains_hash(o, h); }
 static int counting_remove(void *o, uint64_t h) { return bf_counting_remove_hash(o, h); }
 static void counting_destroy(void *o) { bf_counting_free(o); }

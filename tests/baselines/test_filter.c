@@ -345,6 +345,36 @@ Test(format, cuckoo_victim_survives_save_load) {
     bf_filter_free(v);
 }
 
+/* The family object under a read-only bf_filter refuses every write too. */
+static void family_object_refuses_writes(bf_filter *v) {
+    const uint64_t h[2] = {1, 2};
+    if (bf_filter_sbbf(v)) {
+        bf_sbbf *s = bf_filter_sbbf(v);
+        cr_assert(bf_sbbf_is_readonly(s));
+        cr_assert_eq(bf_sbbf_insert_hash(s, 1), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_hashes(s, h, 2), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert(s, "x", 1), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_int32(s, 1), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_int64(s, 1), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_float(s, 1.0f), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_double(s, 1.0), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_hash_concurrent(s, 1), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_insert_hashes_concurrent(s, h, 2), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_clear(s), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_merge(s, s), BF_EREADONLY);
+        cr_assert_eq(bf_sbbf_set_seed(s, 3), BF_EREADONLY);
+    } else if (bf_filter_bloom(v)) {
+        cr_assert_eq(bf_bloom_insert_hash(bf_filter_bloom(v), 1), BF_EREADONLY);
+        cr_assert_eq(bf_bloom_insert_hash_concurrent(bf_filter_bloom(v), 1), BF_EREADONLY);
+    } else if (bf_filter_counting(v)) {
+        cr_assert_eq(bf_counting_insert_hash(bf_filter_counting(v), 1), BF_EREADONLY);
+        cr_assert_eq(bf_counting_remove_hash(bf_filter_counting(v), 1), BF_EREADONLY);
+    } else {
+        cr_assert_eq(bf_cuckoo_insert_hash(bf_filter_cuckoo(v), 1), BF_EREADONLY);
+        cr_assert_eq(bf_cuckoo_remove_hash(bf_filter_cuckoo(v), 1), BF_EREADONLY);
+    }
+}
+
 Test(format, views_at_any_alignment_are_read_only) {
     for (unsigned i = 0; i < 4; i++) {
         bf_filter *f = sample(families[i], 3000, 9);
@@ -368,6 +398,7 @@ Test(format, views_at_any_alignment_are_read_only) {
                 cr_assert_eq(bf_filter_clear(v), BF_EREADONLY);
                 cr_assert_eq(bf_filter_set_seed(v, 9), BF_EREADONLY);
                 cr_assert_eq(bf_filter_merge(v, f), BF_EREADONLY);
+                family_object_refuses_writes(v);
                 /* A view can be merged from, and saved again unchanged. */
                 if (families[i] != BF_FAMILY_CUCKOO) {
                     bf_filter *g;
