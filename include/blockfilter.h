@@ -297,6 +297,13 @@ BF_API unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f);
 /* One interface for every family                                            */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Every family supports every call below except remove (sbbf and bloom:
+ * BF_EUNSUPPORTED) and merge (cuckoo: BF_EUNSUPPORTED). On a read-only
+ * filter (bf_filter_view, bf_filter_map_file) every mutating call returns
+ * BF_EREADONLY, whether or not the family supports it.
+ */
+
 typedef enum bf_family {
     BF_FAMILY_SBBF = 1,
     BF_FAMILY_BLOOM = 2,
@@ -353,6 +360,11 @@ BF_API int bf_filter_insert_hashes(bf_filter *f, const uint64_t *hashes, size_t 
                                    size_t *done);
 BF_API size_t bf_filter_contains_hashes(const bf_filter *f, const uint64_t *hashes,
                                         size_t n, uint8_t *out);
+/** Removes in order; stops at the first failure (BF_ENOTFOUND: that key and
+ *  the ones after it are untouched). *done (may be NULL) = keys removed.
+ *  BF_EUNSUPPORTED for families without remove (sbbf, bloom). */
+BF_API int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t n,
+                                   size_t *done);
 /** Byte strings hashed with XXH64 and the filter's seed. */
 BF_API int bf_filter_insert(bf_filter *f, const void *data, size_t len);
 BF_API bool bf_filter_contains(const bf_filter *f, const void *data, size_t len);
@@ -380,9 +392,9 @@ BF_API bf_counting *bf_filter_counting(bf_filter *f);
 BF_API bf_cuckoo *bf_filter_cuckoo(bf_filter *f);
 
 /*
- * Native portable format (every family): a 64-byte little-endian header
- * (magic "BFLT", format version, family, flags, seed, parameters, payload
- * length, XXH64 checksums) followed by the payload. See docs/format.md.
+ * Native portable format (every family): a 64-byte header, then the
+ * family's payload; byte order independent. Specified in docs/format.md,
+ * with what loading checks.
  */
 #define BF_FORMAT_VERSION 1u
 #define BF_HEADER_BYTES 64u
