@@ -57,15 +57,11 @@ struct SbbfAdapter {
     static bool has_remove(const Spec &) { return false; }
     static bool has_concurrent(const Spec &) { return true; }
 
-    static BFB_NOINLINE int insert(F *f, uint64_t h) {
-        bf_sbbf_insert_hash(f, h);
-        return BF_OK;
-    }
+    static BFB_NOINLINE int insert(F *f, uint64_t h) { return bf_sbbf_insert_hash(f, h); }
     static BFB_NOINLINE int insert_key(F *f, uint64_t key) {
         unsigned char b[8];
         key_bytes(key, b);
-        bf_sbbf_insert(f, b, 8);
-        return BF_OK;
+        return bf_sbbf_insert(f, b, 8);
     }
     static BFB_NOINLINE bool contains(const F *f, uint64_t h) { return bf_sbbf_contains_hash(f, h); }
     static BFB_NOINLINE bool contains_key(const F *f, uint64_t key) {
@@ -73,10 +69,7 @@ struct SbbfAdapter {
         key_bytes(key, b);
         return bf_sbbf_contains(f, b, 8);
     }
-    static int insert_batch(F *f, const uint64_t *h, size_t n) {
-        bf_sbbf_insert_hashes(f, h, n);
-        return BF_OK;
-    }
+    static int insert_batch(F *f, const uint64_t *h, size_t n) { return bf_sbbf_insert_hashes(f, h, n); }
     static size_t contains_batch(const F *f, const uint64_t *h, size_t n, uint8_t *out) {
         return bf_sbbf_contains_hashes(f, h, n, out);
     }
