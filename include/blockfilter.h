@@ -209,6 +209,51 @@ BF_API bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
 BF_API bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
 
 /*
+ * Keys in, answers out: many keys per call, hashed inside the batch pipeline
+ * (a chunk of keys is hashed into a small buffer, with SIMD where the CPU
+ * allows, then probed with prefetching; no hash array from the caller).
+ * Each key hashes exactly as the single-key call of its type does (the
+ * filter's seed; 0 = Parquet), so the bits and answers are the same as
+ * inserting or querying the keys one at a time.
+ *  - Inserts return BF_OK, BF_EREADONLY (a view; nothing changes), or
+ *    BF_EINVAL (f NULL, values NULL with n > 0, bad offsets; nothing
+ *    changes).
+ *  - Typed contains: out[i] = 1 if values[i] may be present, else 0 (out
+ *    may be NULL to only count); returns the number of 1s, 0 if f or values
+ *    is NULL.
+ */
+BF_API int bf_sbbf_insert_int32s(bf_sbbf *f, const int32_t *values, size_t n);
+BF_API int bf_sbbf_insert_int64s(bf_sbbf *f, const int64_t *values, size_t n);
+BF_API int bf_sbbf_insert_floats(bf_sbbf *f, const float *values, size_t n);
+BF_API int bf_sbbf_insert_doubles(bf_sbbf *f, const double *values, size_t n);
+BF_API size_t bf_sbbf_contains_int32s(const bf_sbbf *f, const int32_t *values, size_t n,
+                                      uint8_t *out);
+BF_API size_t bf_sbbf_contains_int64s(const bf_sbbf *f, const int64_t *values, size_t n,
+                                      uint8_t *out);
+BF_API size_t bf_sbbf_contains_floats(const bf_sbbf *f, const float *values, size_t n,
+                                      uint8_t *out);
+BF_API size_t bf_sbbf_contains_doubles(const bf_sbbf *f, const double *values, size_t n,
+                                       uint8_t *out);
+/*
+ * Byte strings in Arrow's layout, as bf_hash_binary() reads them (value i =
+ * data[offsets[i] .. offsets[i+1]), n + 1 offsets; the _large_ forms take
+ * Arrow's 64-bit offsets). There is no validity bitmap: pass only the
+ * non-null values (Parquet filters hold no nulls). Offsets are checked
+ * before anything is hashed: BF_EINVAL if offsets[0] < 0 or they decrease.
+ * Contains writes out[] as the typed calls and *found (may be NULL) = the
+ * number of 1s; on failure neither is written.
+ */
+BF_API int bf_sbbf_insert_binary(bf_sbbf *f, const void *data, const int32_t *offsets,
+                                 size_t n);
+BF_API int bf_sbbf_insert_large_binary(bf_sbbf *f, const void *data, const int64_t *offsets,
+                                       size_t n);
+BF_API int bf_sbbf_contains_binary(const bf_sbbf *f, const void *data, const int32_t *offsets,
+                                   size_t n, uint8_t *out, size_t *found);
+BF_API int bf_sbbf_contains_large_binary(const bf_sbbf *f, const void *data,
+                                         const int64_t *offsets, size_t n, uint8_t *out,
+                                         size_t *found);
+
+/*
  * Concurrent inserts. Any number of threads may call the _concurrent insert
  * and contains functions on one filter at the same time (atomic OR, no
  * locks). Guarantee: once bf_sbbf_insert_hash_concurrent(f, h) has returned
@@ -413,6 +458,37 @@ BF_API int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t 
 BF_API int bf_filter_insert(bf_filter *f, const void *data, size_t len);
 BF_API bool bf_filter_contains(const bf_filter *f, const void *data, size_t len);
 BF_API int bf_filter_remove(bf_filter *f, const void *data, size_t len);
+/*
+ * Keys in, answers out, for every family: typed arrays and Arrow byte
+ * strings as the bf_sbbf_* forms above take them, hashed with the filter's
+ * seed (XXH64 of each value's little-endian bytes, or of the string), a
+ * chunk at a time, through bf_filter_insert_hashes /
+ * bf_filter_contains_hashes. Inserts stop at the first failure like
+ * bf_filter_insert_hashes (BF_EFULL for a cuckoo filter); *done (may be
+ * NULL) = keys inserted. BF_EREADONLY on a view, BF_EINVAL for NULL
+ * arguments or bad offsets (nothing inserted).
+ */
+BF_API int bf_filter_insert_int32s(bf_filter *f, const int32_t *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_int64s(bf_filter *f, const int64_t *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_floats(bf_filter *f, const float *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_doubles(bf_filter *f, const double *values, size_t n, size_t *done);
+BF_API size_t bf_filter_contains_int32s(const bf_filter *f, const int32_t *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_int64s(const bf_filter *f, const int64_t *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_floats(const bf_filter *f, const float *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_doubles(const bf_filter *f, const double *values, size_t n,
+                                         uint8_t *out);
+BF_API int bf_filter_insert_binary(bf_filter *f, const void *data, const int32_t *offsets,
+                                   size_t n, size_t *done);
+BF_API int bf_filter_insert_large_binary(bf_filter *f, const void *data, const int64_t *offsets,
+                                         size_t n, size_t *done);
+BF_API int bf_filter_contains_binary(const bf_filter *f, const void *data, const int32_t *offsets,
+                                     size_t n, uint8_t *out, size_t *found);
+BF_API int bf_filter_contains_large_binary(const bf_filter *f, const void *data,
+                                           const int64_t *offsets, size_t n, uint8_t *out,
+                                           size_t *found);
 BF_API uint64_t bf_filter_hash(const bf_filter *f, const void *data, size_t len);
 BF_API int bf_filter_set_seed(bf_filter *f, uint64_t seed);
 BF_API uint64_t bf_filter_seed(const bf_filter *f);

@@ -120,7 +120,109 @@ static void hash_chunk(const bf_keys *k, const bf_hash_kernel *hk, uint64_t seed
     }
 }
 
+/* ---- the pipeline ------------------------------------------------------------ */
+
+static void prefetch_head(const bf_sbbf *f, const uint64_t *h, size_t m, int write) {
+    if (m > BF_SBBF_PREFETCH_DISTANCE) m = BF_SBBF_PREFETCH_DISTANCE;
+    for (size_t j = 0; j < m; j++) {
+        const uint8_t *p = f->data + bf_sbbf_block_index(h[j], f->num_blocks) * 32;
+        if (write) __builtin_prefetch(p, 1);
+        else __builtin_prefetch(p, 0);
+    }
+}
+
+int bf__keys_pipeline(const bf_keys *k, size_t n, uint64_t seed, const bf_hash_kernel *hk,
+                      const bf_sbbf *target, int write, bf_keys_fn fn, void *ctx) {
+    if (!n) return BF_OK;
+    if (target && target->num_bytes < BF_SBBF_PREFETCH_MIN_BYTES) target = NULL;
+    uint64_t buf[2][BF_KEYS_CHUNK];
+    unsigned cur = 0;
+    hash_chunk(k, hk, seed, 0, n < BF_KEYS_CHUNK ? n : BF_KEYS_CHUNK, buf[0]);
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < BF_KEYS_CHUNK ? n - i : BF_KEYS_CHUNK;
+        size_t next = i + m;
+        if (target) prefetch_head(target, buf[cur], m, write);
+        if (next < n)
+            hash_chunk(k, hk, seed, next, n - next < BF_KEYS_CHUNK ? n - next : BF_KEYS_CHUNK,
+                       buf[cur ^ 1]);
+        int rc = fn(ctx, buf[cur], m, i);
+        if (rc < 0) return rc;
+        i = next;
+        cur ^= 1;
+    }
+    return BF_OK;
+}
+
+/* ---- the SBBF ---------------------------------------------------------------- */
+
+typedef struct {
+    const bf_sbbf *f;
+    uint8_t *out;
+    size_t found;
+} contains_ctx;
+
+static int sbbf_contains_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
+    contains_ctx *c = vctx;
+    c->found += c->f->kernel->contains_batch(c->f->data, c->f->num_blocks, h, m,
+                                             c->out ? c->out + off : NULL);
+    return BF_OK;
+}
+
+static int sbbf_insert_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
+    (void)off;
+    bf_sbbf *f = vctx;
+    f->kernel->insert_batch(f->bits, f->num_blocks, h, m);
+    return BF_OK;
+}
+
+static size_t sbbf_contains_keys(const bf_sbbf *f, const bf_keys *k, size_t n, uint8_t *out) {
+    contains_ctx c = {f, out, 0};
+    bf__keys_pipeline(k, n, f->seed, bf__hash_kernel_for(f->kernel), f, 0, sbbf_contains_chunk, &c);
+    return c.found;
+}
+
+static int sbbf_insert_keys(bf_sbbf *f, const bf_keys *k, size_t n) {
+    if (!f) return BF_EINVAL;
+    if (!f->bits) return BF_EREADONLY;
+    int rc = bf__keys_check(k, n);
+    if (rc) return rc;
+    return bf__keys_pipeline(k, n, f->seed, bf__hash_kernel_for(f->kernel), f, 1,
+                             sbbf_insert_chunk, f);
+}
+
+#define BF_TYPED_BATCH(suffix, ctype, kind)                                                 \
+    int bf_sbbf_insert_##suffix(bf_sbbf *f, const ctype *values, size_t n) {                \
+        bf_keys k = {kind, values, NULL};                                                   \
+        return sbbf_insert_keys(f, &k, n);                                                  \
+    }                                                                                       \
+    size_t bf_sbbf_contains_##suffix(const bf_sbbf *f, const ctype *values, size_t n,       \
+                                     uint8_t *out) {                                        \
+        if (!f || !values) return 0;                                                        \
+        bf_keys k = {kind, values, NULL};                                                   \
+        return sbbf_contains_keys(f, &k, n, out);                                           \
+    }
+BF_TYPED_BATCH(int32s, int32_t, BF_KEYS_U32)
+BF_TYPED_BATCH(int64s, int64_t, BF_KEYS_U64)
+BF_TYPED_BATCH(floats, float, BF_KEYS_U32)
+BF_TYPED_BATCH(doubles, double, BF_KEYS_U64)
+#undef BF_TYPED_BATCH
+
 #define BF_BINARY_BATCH(prefix, otype, kind)                                                \
+    int bf_sbbf_insert_##prefix(bf_sbbf *f, const void *data, const otype *offsets,         \
+                                size_t n) {                                                 \
+        bf_keys k = {kind, data, offsets};                                                  \
+        return sbbf_insert_keys(f, &k, n);                                                  \
+    }                                                                                       \
+    int bf_sbbf_contains_##prefix(const bf_sbbf *f, const void *data, const otype *offsets, \
+                                  size_t n, uint8_t *out, size_t *found) {                  \
+        if (!f) return BF_EINVAL;                                                           \
+        bf_keys k = {kind, data, offsets};                                                  \
+        int rc = bf__keys_check(&k, n);                                                     \
+        if (rc) return rc;                                                                  \
+        size_t c = sbbf_contains_keys(f, &k, n, out);                                       \
+        if (found) *found = c;                                                              \
+        return BF_OK;                                                                       \
+    }                                                                                       \
     int bf_hash_##prefix(const void *data, const otype *offsets, size_t n, uint64_t seed,   \
                          uint64_t *out) {                                                   \
         bf_keys k = {kind, data, offsets};                                                  \
