@@ -24,6 +24,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* The single-key header paths (end of this file) use the SIMD the including
+ * compiler targets: AVX2 on x86, NEON on little-endian aarch64, else plain
+ * C. Define BF_NO_INLINE before including to get plain declarations only. */
+#if !defined(BF_NO_INLINE)
+#if defined(__AVX2__) && (defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || \
+                          defined(_M_IX86))
+#include <immintrin.h>
+#define BF__INLINE_AVX2 1
+#elif (defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
+       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_M_ARM64)
+#include <arm_neon.h>
+#define BF__INLINE_NEON 1
+#endif
+#endif
 
 #define BF_VERSION_MAJOR 0
 #define BF_VERSION_MINOR 2
@@ -113,6 +129,17 @@ static inline uint64_t bf_xxh64_u64(uint64_t v, uint64_t seed) {
     h = ((h << 27) | (h >> 37)) * 0x9E3779B185EBCA87ull + 0x85EBCA77C2B2AE63ull;
     return bf__xxh64_avalanche(h);
 }
+/* The bit pattern of a float or double, which Parquet hashes. */
+static inline uint32_t bf__bits_of_float(float v) {
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    return u;
+}
+static inline uint64_t bf__bits_of_double(double v) {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return u;
+}
 static inline uint64_t bf_xxh64_u32(uint32_t v, uint64_t seed) {
     uint64_t h = (seed + 0x27D4EB2F165667C5ull + 4) ^ ((uint64_t)v * 0x9E3779B185EBCA87ull);
     h = ((h << 23) | (h >> 41)) * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull;
@@ -153,6 +180,30 @@ BF_API int bf_random_seed(uint64_t *out);
  * At most 2^32 blocks (128 GiB).
  */
 typedef struct bf_sbbf bf_sbbf;
+
+/*
+ * The first bytes of every bf_sbbf, public so that the header can inline
+ * the single-key calls (see "Single-key header paths" at the end, and
+ * docs/kernels.md for the ABI promise). Layout version BF_SBBF_ABI = 1 is
+ * frozen: these fields, in this order, with these meanings. A library that
+ * needs other hot fields sets abi to a new number; code inlined from an
+ * older header then sees a version it does not know and calls the library.
+ * Read-only for callers: change a filter only through the API.
+ */
+#define BF_SBBF_ABI 1u
+/* Kernel classes (never renumbered; a new kernel gets a new number). */
+#define BF_SBBF_KERNEL_SCALAR 0u
+#define BF_SBBF_KERNEL_AVX2 1u
+#define BF_SBBF_KERNEL_AVX512 2u
+#define BF_SBBF_KERNEL_NEON 3u
+typedef struct bf_sbbf_layout {
+    uint32_t abi;         /* BF_SBBF_ABI when the filter was made */
+    uint32_t kernel;      /* BF_SBBF_KERNEL_*: the kernel the filter runs */
+    uint8_t *bits;        /* writable bitset; NULL for a read-only view */
+    const uint8_t *data;  /* the bitset (== bits unless a view), any alignment */
+    uint64_t num_blocks;  /* 32-byte blocks, 1 .. 2^32 */
+    uint64_t seed;        /* seed of byte-string and typed hashing (0 = Parquet) */
+} bf_sbbf_layout;
 
 #define BF_SBBF_BLOCK_BYTES 32u
 #define BF_SBBF_MAX_BYTES ((uint64_t)1 << 37) /* 2^32 blocks */
@@ -539,5 +590,236 @@ BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags)
 #ifdef __cplusplus
 }
 #endif
+
+/* ------------------------------------------------------------------------ */
+/* Single-key header paths                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bf_sbbf_contains_hash, bf_sbbf_insert_hash, the byte-string and the typed
+ * single-key calls (and bf_hash_int32/int64/float/double) are macros over
+ * static inline functions: a caller gets the probe inlined, with no call
+ * and no jump through the kernel table, when the filter's kernel is the one
+ * the inline code implements (BF_SBBF_INLINE says which), and the exported
+ * function otherwise: a filter made with another kernel, a forced one
+ * (BLOCKFILTER_KERNEL), a layout version this header does not know, a
+ * read-only view on insert. Bits and answers are those of the exported
+ * functions, which stay the reference: (bf_sbbf_contains_hash)(f, h) or a
+ * pointer to it calls the library, and BF_NO_INLINE turns the paths off.
+ * The AVX2 code serves the avx2 and avx512 kernels alike (the avx512
+ * kernel's single-key calls are that 256-bit sequence).
+ */
+#if !defined(BF_NO_INLINE)
+
+#if defined(BF__INLINE_AVX2)
+#define BF_SBBF_INLINE BF_SBBF_KERNEL_AVX2
+#elif defined(BF__INLINE_NEON)
+#define BF_SBBF_INLINE BF_SBBF_KERNEL_NEON
+#else
+#define BF_SBBF_INLINE BF_SBBF_KERNEL_SCALAR
+#endif
+
+#if defined(__GNUC__)
+#define BF__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define BF__LIKELY(x) (x)
+#endif
+
+static inline const bf_sbbf_layout *bf__sbbf_layout(const bf_sbbf *f) {
+    return (const bf_sbbf_layout *)(const void *)f;
+}
+
+/** Whether the single-key calls on f run inline here (else the library). */
+static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
+    const bf_sbbf_layout *l = bf__sbbf_layout(f);
+#if defined(BF__INLINE_AVX2)
+    return l->abi == BF_SBBF_ABI &&
+           (l->kernel == BF_SBBF_KERNEL_AVX2 || l->kernel == BF_SBBF_KERNEL_AVX512);
+#else
+    return l->abi == BF_SBBF_ABI && l->kernel == BF_SBBF_INLINE;
+#endif
+}
+
+/* The block of a hash: ((h >> 32) * num_blocks) >> 32, 32 bytes each. */
+static inline size_t bf__sbbf_offset(const bf_sbbf_layout *l, uint64_t h) {
+    return (size_t)(((h >> 32) * l->num_blocks) >> 32) * 32u;
+}
+
+#if defined(BF__INLINE_AVX2)
+static inline __m256i bf__sbbf_mask(uint64_t h) {
+    const __m256i salt = _mm256_setr_epi32(
+        (int)0x47b6137bu, (int)0x44974d91u, (int)0x8824ad5bu, (int)0xa2b7289du,
+        (int)0x705495c7u, (int)0x2df1424bu, (int)0x9efc4947u, (int)0x5c6bfb31u);
+    __m256i pos = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)(uint32_t)h), salt), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), pos);
+}
+static inline bool bf__sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    __m256i block = _mm256_loadu_si256((const __m256i *)(const void *)(l->data + bf__sbbf_offset(l, h)));
+    return _mm256_testc_si256(block, bf__sbbf_mask(h)) != 0;
+}
+static inline void bf__sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+    __m256i *p = (__m256i *)(void *)(l->bits + bf__sbbf_offset(l, h));
+    _mm256_storeu_si256(p, _mm256_or_si256(_mm256_loadu_si256(p), bf__sbbf_mask(h)));
+}
+#elif defined(BF__INLINE_NEON)
+static inline void bf__sbbf_mask(uint64_t h, uint32x4_t *lo, uint32x4_t *hi) {
+    static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                     0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+    const uint32x4_t one = vdupq_n_u32(1), x = vdupq_n_u32((uint32_t)h);
+    *lo = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt)), 27)));
+    *hi = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt + 4)), 27)));
+}
+static inline bool bf__sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    const uint8_t *p = l->data + bf__sbbf_offset(l, h);
+    uint32x4_t lo, hi;
+    bf__sbbf_mask(h, &lo, &hi);
+    uint32x4_t miss = vorrq_u32(vbicq_u32(lo, vreinterpretq_u32_u8(vld1q_u8(p))),
+                                vbicq_u32(hi, vreinterpretq_u32_u8(vld1q_u8(p + 16))));
+    return vmaxvq_u32(miss) == 0;
+}
+static inline void bf__sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+    uint8_t *p = l->bits + bf__sbbf_offset(l, h);
+    uint32x4_t lo, hi;
+    bf__sbbf_mask(h, &lo, &hi);
+    vst1q_u8(p, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p)), lo)));
+    vst1q_u8(p + 16, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p + 16)), hi)));
+}
+#else
+/* Word i of a block, a little-endian 32-bit value at any alignment. */
+static inline uint32_t bf__sbbf_word(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w;
+}
+#define BF__SBBF_BIT(h, salt) (1u << (((uint32_t)(h) * (salt)) >> 27))
+static inline bool bf__sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    const uint8_t *p = l->data + bf__sbbf_offset(l, h);
+    uint32_t missing = (BF__SBBF_BIT(h, 0x47b6137bu) & ~bf__sbbf_word(p)) |
+                       (BF__SBBF_BIT(h, 0x44974d91u) & ~bf__sbbf_word(p + 4)) |
+                       (BF__SBBF_BIT(h, 0x8824ad5bu) & ~bf__sbbf_word(p + 8)) |
+                       (BF__SBBF_BIT(h, 0xa2b7289du) & ~bf__sbbf_word(p + 12)) |
+                       (BF__SBBF_BIT(h, 0x705495c7u) & ~bf__sbbf_word(p + 16)) |
+                       (BF__SBBF_BIT(h, 0x2df1424bu) & ~bf__sbbf_word(p + 20)) |
+                       (BF__SBBF_BIT(h, 0x9efc4947u) & ~bf__sbbf_word(p + 24)) |
+                       (BF__SBBF_BIT(h, 0x5c6bfb31u) & ~bf__sbbf_word(p + 28));
+    return missing == 0;
+}
+static inline void bf__sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+    static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                     0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+    uint8_t *p = l->bits + bf__sbbf_offset(l, h);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t w = bf__sbbf_word(p + 4 * i) | BF__SBBF_BIT(h, salt[i]);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap32(w);
+#endif
+        memcpy(p + 4 * i, &w, 4);
+    }
+}
+#undef BF__SBBF_BIT
+#endif
+
+static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash) {
+    if (BF__LIKELY(bf_sbbf_inline_ok(f))) return bf__sbbf_probe(bf__sbbf_layout(f), hash);
+    return (bf_sbbf_contains_hash)(f, hash);
+}
+static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
+    const bf_sbbf_layout *l = bf__sbbf_layout(f);
+    if (BF__LIKELY(bf_sbbf_inline_ok(f) && l->bits)) {
+        bf__sbbf_set(l, hash);
+        return BF_OK;
+    }
+    return (bf_sbbf_insert_hash)(f, hash); /* views: BF_EREADONLY */
+}
+
+/* XXH64 of a byte string with the filter's seed: 4- and 8-byte strings in
+ * the fixed-length form, inline; other lengths through the library. */
+static inline uint64_t bf__sbbf_hash_bytes(const bf_sbbf_layout *l, const void *data, size_t len) {
+    if (len == 8) {
+        uint64_t v;
+        memcpy(&v, data, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v); /* the bytes, read little-endian */
+#endif
+        return bf_xxh64_u64(v, l->seed);
+    }
+    if (len == 4) {
+        uint32_t v;
+        memcpy(&v, data, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap32(v);
+#endif
+        return bf_xxh64_u32(v, l->seed);
+    }
+    return bf_hash_xxh64_seeded(data, len, l->seed);
+}
+static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, size_t len) {
+    if (BF__LIKELY(bf_sbbf_inline_ok(f) && data))
+        return bf__sbbf_probe(bf__sbbf_layout(f), bf__sbbf_hash_bytes(bf__sbbf_layout(f), data, len));
+    return (bf_sbbf_contains)(f, data, len);
+}
+static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
+    if (BF__LIKELY(f && data && bf_sbbf_inline_ok(f) && bf__sbbf_layout(f)->bits)) {
+        const bf_sbbf_layout *l = bf__sbbf_layout(f);
+        bf__sbbf_set(l, bf__sbbf_hash_bytes(l, data, len));
+        return BF_OK;
+    }
+    return (bf_sbbf_insert)(f, data, len);
+}
+
+/* Parquet's typed hashes, inline: XXH64 of the value's little-endian bytes. */
+static inline uint64_t bf_hash_int32_inline(int32_t v) { return bf_xxh64_u32((uint32_t)v, 0); }
+static inline uint64_t bf_hash_int64_inline(int64_t v) { return bf_xxh64_u64((uint64_t)v, 0); }
+static inline uint64_t bf_hash_float_inline(float v) {
+    return bf_xxh64_u32(bf__bits_of_float(v), 0);
+}
+static inline uint64_t bf_hash_double_inline(double v) {
+    return bf_xxh64_u64(bf__bits_of_double(v), 0);
+}
+
+/* The typed single-key calls: the filter's seed (0 = Parquet's hash). */
+#define BF__SBBF_TYPED_INLINE(suffix, ctype, hash_expr)                                 \
+    static inline bool bf_sbbf_contains_##suffix##_inline(const bf_sbbf *f, ctype v) {  \
+        if (BF__LIKELY(bf_sbbf_inline_ok(f))) {                                          \
+            const bf_sbbf_layout *l = bf__sbbf_layout(f);                                \
+            return bf__sbbf_probe(l, hash_expr);                                         \
+        }                                                                                \
+        return (bf_sbbf_contains_##suffix)(f, v);                                        \
+    }                                                                                    \
+    static inline int bf_sbbf_insert_##suffix##_inline(bf_sbbf *f, ctype v) {           \
+        if (BF__LIKELY(f && bf_sbbf_inline_ok(f) && bf__sbbf_layout(f)->bits)) {         \
+            const bf_sbbf_layout *l = bf__sbbf_layout(f);                                \
+            bf__sbbf_set(l, hash_expr);                                                  \
+            return BF_OK;                                                                \
+        }                                                                                \
+        return (bf_sbbf_insert_##suffix)(f, v);                                          \
+    }
+BF__SBBF_TYPED_INLINE(int32, int32_t, bf_xxh64_u32((uint32_t)v, l->seed))
+BF__SBBF_TYPED_INLINE(int64, int64_t, bf_xxh64_u64((uint64_t)v, l->seed))
+BF__SBBF_TYPED_INLINE(float, float, bf_xxh64_u32(bf__bits_of_float(v), l->seed))
+BF__SBBF_TYPED_INLINE(double, double, bf_xxh64_u64(bf__bits_of_double(v), l->seed))
+#undef BF__SBBF_TYPED_INLINE
+
+#define bf_sbbf_contains_hash(f, hash) bf_sbbf_contains_hash_inline((f), (hash))
+#define bf_sbbf_insert_hash(f, hash) bf_sbbf_insert_hash_inline((f), (hash))
+#define bf_sbbf_contains(f, data, len) bf_sbbf_contains_inline((f), (data), (len))
+#define bf_sbbf_insert(f, data, len) bf_sbbf_insert_inline((f), (data), (len))
+#define bf_sbbf_contains_int32(f, v) bf_sbbf_contains_int32_inline((f), (v))
+#define bf_sbbf_contains_int64(f, v) bf_sbbf_contains_int64_inline((f), (v))
+#define bf_sbbf_contains_float(f, v) bf_sbbf_contains_float_inline((f), (v))
+#define bf_sbbf_contains_double(f, v) bf_sbbf_contains_double_inline((f), (v))
+#define bf_sbbf_insert_int32(f, v) bf_sbbf_insert_int32_inline((f), (v))
+#define bf_sbbf_insert_int64(f, v) bf_sbbf_insert_int64_inline((f), (v))
+#define bf_sbbf_insert_float(f, v) bf_sbbf_insert_float_inline((f), (v))
+#define bf_sbbf_insert_double(f, v) bf_sbbf_insert_double_inline((f), (v))
+#define bf_hash_int32(v) bf_hash_int32_inline(v)
+#define bf_hash_int64(v) bf_hash_int64_inline(v)
+#define bf_hash_float(v) bf_hash_float_inline(v)
+#define bf_hash_double(v) bf_hash_double_inline(v)
+
+#endif /* !BF_NO_INLINE */
 
 #endif /* BLOCKFILTER_H */

@@ -1,5 +1,5 @@
 /* The best-first table of SBBF kernels and the process-wide choice. */
-#include "sbbf_kernel.h"
+#include "sbbf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,4 +53,18 @@ int bf_sbbf_default_kernel(const char **name) {
     if (!k) return BF_EKERNEL;
     *name = k->name;
     return BF_OK;
+}
+
+/* The kernel class the header's inline paths compare against. */
+void bf__sbbf_set_layout(bf_sbbf *f) {
+    static const struct {
+        const char *name;
+        uint32_t cls;
+    } classes[] = {{"avx2", BF_SBBF_KERNEL_AVX2},
+                   {"avx512", BF_SBBF_KERNEL_AVX512},
+                   {"neon", BF_SBBF_KERNEL_NEON}};
+    f->abi = BF_SBBF_ABI;
+    f->kernel_class = BF_SBBF_KERNEL_SCALAR;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (strcmp(f->kernel->name, classes[i].name) == 0) f->kernel_class = classes[i].cls;
 }

@@ -4,15 +4,38 @@
 
 #include "sbbf_kernel.h"
 
+#include <stddef.h>
+
+/* The object begins with the public bf_sbbf_layout (blockfilter.h), which
+ * the header's inline paths read; the library names its fields directly
+ * through the anonymous struct, which mirrors it (checked below). */
 struct bf_sbbf {
-    uint8_t *bits;             /* writable bitset; NULL for a read-only view */
-    const uint8_t *data;       /* the bitset for reading (== bits if owned) */
+    union {
+        bf_sbbf_layout layout;
+        struct {
+            uint32_t abi;          /* BF_SBBF_ABI */
+            uint32_t kernel_class; /* BF_SBBF_KERNEL_* of kernel */
+            uint8_t *bits;         /* writable bitset; NULL for a read-only view */
+            const uint8_t *data;   /* the bitset for reading (== bits if owned) */
+            uint64_t num_blocks;
+            uint64_t seed;         /* byte-string and typed hashing seed; 0 = Parquet */
+        };
+    };
     uint64_t num_bytes;
-    uint64_t num_blocks;
     const bf_kernel *kernel;
-    uint64_t seed;             /* byte-string hashing seed; 0 = Parquet */
     bf_region region;          /* owned memory, kind 0 for a view */
 };
+_Static_assert(offsetof(struct bf_sbbf, layout) == 0, "layout first");
+_Static_assert(offsetof(struct bf_sbbf, abi) == offsetof(bf_sbbf_layout, abi), "abi");
+_Static_assert(offsetof(struct bf_sbbf, kernel_class) == offsetof(bf_sbbf_layout, kernel), "class");
+_Static_assert(offsetof(struct bf_sbbf, bits) == offsetof(bf_sbbf_layout, bits), "bits");
+_Static_assert(offsetof(struct bf_sbbf, data) == offsetof(bf_sbbf_layout, data), "data");
+_Static_assert(offsetof(struct bf_sbbf, num_blocks) == offsetof(bf_sbbf_layout, num_blocks), "blocks");
+_Static_assert(offsetof(struct bf_sbbf, seed) == offsetof(bf_sbbf_layout, seed), "seed");
+
+/* Fills in the public layout's version and kernel class (dispatch.c):
+ * every place that makes a bf_sbbf calls it once its kernel is set. */
+BF_HIDDEN void bf__sbbf_set_layout(bf_sbbf *f);
 
 /* A writable filter holding a copy of num_bytes of bitset (sbbf_family.c):
  * how loaders (the native format, Parquet) build an SBBF from bytes. */
