@@ -48,6 +48,16 @@
     (BF_VERSION_MAJOR * 10000 + BF_VERSION_MINOR * 100 + BF_VERSION_PATCH)
 #define BF_VERSION_STRING "0.2.0"
 
+/* Plain queries have no side effects and read only the filter and their
+ * arguments: the compiler may keep a filter's fields in registers across
+ * them (which lets a loop of inlined contains calls run without reloading
+ * the layout). Not used for the _concurrent forms, which must reread. */
+#if defined(__GNUC__)
+#define BF_PURE __attribute__((pure))
+#else
+#define BF_PURE
+#endif
+
 #if defined(_WIN32) && defined(BF_SHARED_BUILD)
 #define BF_API __declspec(dllexport)
 #elif defined(__GNUC__) && __GNUC__ >= 4
@@ -185,10 +195,13 @@ typedef struct bf_sbbf bf_sbbf;
  * The first bytes of every bf_sbbf, public so that the header can inline
  * the single-key calls (see "Single-key header paths" at the end, and
  * docs/kernels.md for the ABI promise). Layout version BF_SBBF_ABI = 1 is
- * frozen: these fields, in this order, with these meanings. A library that
- * needs other hot fields sets abi to a new number; code inlined from an
- * older header then sees a version it does not know and calls the library.
- * Read-only for callers: change a filter only through the API.
+ * frozen: these fields, in this order, with these meanings. tag holds the
+ * version (high 16 bits) and the kernel class (low 16 bits) in one word, so
+ * an inline path checks both with one compare, which compilers hoist out of
+ * a caller's loop. A library that needs other hot fields gives them a new
+ * version; code inlined from an older header then sees a tag it does not
+ * know and calls the library. Read-only for callers: change a filter only
+ * through the API.
  */
 #define BF_SBBF_ABI 1u
 /* Kernel classes (never renumbered; a new kernel gets a new number). */
@@ -196,9 +209,10 @@ typedef struct bf_sbbf bf_sbbf;
 #define BF_SBBF_KERNEL_AVX2 1u
 #define BF_SBBF_KERNEL_AVX512 2u
 #define BF_SBBF_KERNEL_NEON 3u
+#define BF_SBBF_TAG(kernel) ((BF_SBBF_ABI << 16) | (kernel))
 typedef struct bf_sbbf_layout {
-    uint32_t abi;         /* BF_SBBF_ABI when the filter was made */
-    uint32_t kernel;      /* BF_SBBF_KERNEL_*: the kernel the filter runs */
+    uint32_t tag;         /* BF_SBBF_TAG(kernel class the filter runs) */
+    uint32_t reserved;    /* 0 */
     uint8_t *bits;        /* writable bitset; NULL for a read-only view */
     const uint8_t *data;  /* the bitset (== bits unless a view), any alignment */
     uint64_t num_blocks;  /* 32-byte blocks, 1 .. 2^32 */
@@ -235,7 +249,7 @@ BF_API double bf_sbbf_model_fpp(uint64_t num_bytes, uint64_t n);
 
 /** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
 BF_API int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash);
-BF_API bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash);
+BF_API BF_PURE bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash);
 /** BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or hashes NULL with n > 0). */
 BF_API int bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n);
 /** out[i] = 1 if hashes[i] may be present, else 0; returns the number of 1s.
@@ -247,17 +261,17 @@ BF_API size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes,
  * Inserts return BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or data NULL
  * with len > 0). */
 BF_API int bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len);
-BF_API bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len);
+BF_API BF_PURE bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len);
 /* Parquet physical types, hashed exactly as Parquet does (seed 0 only; on a
  * keyed filter they use the filter's seed over the same bytes). */
 BF_API int bf_sbbf_insert_int32(bf_sbbf *f, int32_t v);
 BF_API int bf_sbbf_insert_int64(bf_sbbf *f, int64_t v);
 BF_API int bf_sbbf_insert_float(bf_sbbf *f, float v);
 BF_API int bf_sbbf_insert_double(bf_sbbf *f, double v);
-BF_API bool bf_sbbf_contains_int32(const bf_sbbf *f, int32_t v);
-BF_API bool bf_sbbf_contains_int64(const bf_sbbf *f, int64_t v);
-BF_API bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
-BF_API bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
+BF_API BF_PURE bool bf_sbbf_contains_int32(const bf_sbbf *f, int32_t v);
+BF_API BF_PURE bool bf_sbbf_contains_int64(const bf_sbbf *f, int64_t v);
+BF_API BF_PURE bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
+BF_API BF_PURE bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
 
 /*
  * Keys in, answers out: many keys per call, hashed inside the batch pipeline
@@ -631,12 +645,11 @@ static inline const bf_sbbf_layout *bf__sbbf_layout(const bf_sbbf *f) {
 
 /** Whether the single-key calls on f run inline here (else the library). */
 static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
-    const bf_sbbf_layout *l = bf__sbbf_layout(f);
+    uint32_t tag = bf__sbbf_layout(f)->tag;
 #if defined(BF__INLINE_AVX2)
-    return l->abi == BF_SBBF_ABI &&
-           (l->kernel == BF_SBBF_KERNEL_AVX2 || l->kernel == BF_SBBF_KERNEL_AVX512);
+    return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
 #else
-    return l->abi == BF_SBBF_ABI && l->kernel == BF_SBBF_INLINE;
+    return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
 #endif
 }
 

@@ -63,8 +63,9 @@ void bf__sbbf_set_layout(bf_sbbf *f) {
     } classes[] = {{"avx2", BF_SBBF_KERNEL_AVX2},
                    {"avx512", BF_SBBF_KERNEL_AVX512},
                    {"neon", BF_SBBF_KERNEL_NEON}};
-    f->abi = BF_SBBF_ABI;
-    f->kernel_class = BF_SBBF_KERNEL_SCALAR;
+    uint32_t cls = BF_SBBF_KERNEL_SCALAR;
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-        if (strcmp(f->kernel->name, classes[i].name) == 0) f->kernel_class = classes[i].cls;
+        if (strcmp(f->kernel->name, classes[i].name) == 0) cls = classes[i].cls;
+    f->tag = BF_SBBF_TAG(cls);
+    f->reserved = 0;
 }

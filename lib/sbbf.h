@@ -13,8 +13,8 @@ struct bf_sbbf {
     union {
         bf_sbbf_layout layout;
         struct {
-            uint32_t abi;          /* BF_SBBF_ABI */
-            uint32_t kernel_class; /* BF_SBBF_KERNEL_* of kernel */
+            uint32_t tag;          /* BF_SBBF_TAG(BF_SBBF_KERNEL_* of kernel) */
+            uint32_t reserved;
             uint8_t *bits;         /* writable bitset; NULL for a read-only view */
             const uint8_t *data;   /* the bitset for reading (== bits if owned) */
             uint64_t num_blocks;
@@ -26,14 +26,13 @@ struct bf_sbbf {
     bf_region region;          /* owned memory, kind 0 for a view */
 };
 _Static_assert(offsetof(struct bf_sbbf, layout) == 0, "layout first");
-_Static_assert(offsetof(struct bf_sbbf, abi) == offsetof(bf_sbbf_layout, abi), "abi");
-_Static_assert(offsetof(struct bf_sbbf, kernel_class) == offsetof(bf_sbbf_layout, kernel), "class");
+_Static_assert(offsetof(struct bf_sbbf, tag) == offsetof(bf_sbbf_layout, tag), "tag");
 _Static_assert(offsetof(struct bf_sbbf, bits) == offsetof(bf_sbbf_layout, bits), "bits");
 _Static_assert(offsetof(struct bf_sbbf, data) == offsetof(bf_sbbf_layout, data), "data");
 _Static_assert(offsetof(struct bf_sbbf, num_blocks) == offsetof(bf_sbbf_layout, num_blocks), "blocks");
 _Static_assert(offsetof(struct bf_sbbf, seed) == offsetof(bf_sbbf_layout, seed), "seed");
 
-/* Fills in the public layout's version and kernel class (dispatch.c):
+/* Fills in the public layout's tag, version and kernel class (dispatch.c):
  * every place that makes a bf_sbbf calls it once its kernel is set. */
 BF_HIDDEN void bf__sbbf_set_layout(bf_sbbf *f);
 
