@@ -196,9 +196,9 @@ typedef struct bf_sbbf bf_sbbf;
  * the single-key calls (see "Single-key header paths" at the end, and
  * docs/kernels.md for the ABI promise). Layout version BF_SBBF_ABI = 1 is
  * frozen: these fields, in this order, with these meanings. tag holds the
- * version (high 16 bits) and the kernel class (low 16 bits) in one word, so
- * an inline path checks both with one compare, which compilers hoist out of
- * a caller's loop. A library that needs other hot fields gives them a new
+ * version (high 16 bits), a read-only flag (bit 8: a view) and the kernel
+ * class (low 8 bits) in one word, so an inline path checks all three with
+ * one compare, which compilers hoist out of a caller's loop. A library that needs other hot fields gives them a new
  * version; code inlined from an older header then sees a tag it does not
  * know and calls the library. Read-only for callers: change a filter only
  * through the API.
@@ -210,8 +210,9 @@ typedef struct bf_sbbf bf_sbbf;
 #define BF_SBBF_KERNEL_AVX512 2u
 #define BF_SBBF_KERNEL_NEON 3u
 #define BF_SBBF_TAG(kernel) ((BF_SBBF_ABI << 16) | (kernel))
+#define BF_SBBF_TAG_READONLY 0x100u
 typedef struct bf_sbbf_layout {
-    uint32_t tag;         /* BF_SBBF_TAG(kernel class the filter runs) */
+    uint32_t tag;         /* BF_SBBF_TAG(kernel class), | BF_SBBF_TAG_READONLY for a view */
     uint32_t reserved;    /* 0 */
     uint8_t *bits;        /* writable bitset; NULL for a read-only view */
     const uint8_t *data;  /* the bitset (== bits unless a view), any alignment */
@@ -643,14 +644,22 @@ static inline const bf_sbbf_layout *bf__sbbf_layout(const bf_sbbf *f) {
     return (const bf_sbbf_layout *)(const void *)f;
 }
 
-/** Whether the single-key calls on f run inline here (else the library). */
-static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
-    uint32_t tag = bf__sbbf_layout(f)->tag;
+/* Whether this includer's inline code implements a tag's kernel class and
+ * layout version, for queries (a view too) or for inserts (writable only). */
+static inline bool bf__sbbf_tag_ok(uint32_t tag) {
 #if defined(BF__INLINE_AVX2)
     return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
 #else
     return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
 #endif
+}
+/** Whether the single-key queries on f run inline here (else the library). */
+static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
+    return bf__sbbf_tag_ok(bf__sbbf_layout(f)->tag & ~BF_SBBF_TAG_READONLY);
+}
+/* Inserts: the same, and writable. */
+static inline bool bf__sbbf_inline_write_ok(const bf_sbbf *f) {
+    return bf__sbbf_tag_ok(bf__sbbf_layout(f)->tag);
 }
 
 /* The block of a hash: ((h >> 32) * num_blocks) >> 32, 32 bytes each. */
@@ -741,7 +750,7 @@ static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash)
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
     const bf_sbbf_layout *l = bf__sbbf_layout(f);
-    if (BF__LIKELY(bf_sbbf_inline_ok(f) && l->bits)) {
+    if (BF__LIKELY(bf__sbbf_inline_write_ok(f))) {
         bf__sbbf_set(l, hash);
         return BF_OK;
     }
@@ -775,7 +784,7 @@ static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, s
     return (bf_sbbf_contains)(f, data, len);
 }
 static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
-    if (BF__LIKELY(f && data && bf_sbbf_inline_ok(f) && bf__sbbf_layout(f)->bits)) {
+    if (BF__LIKELY(f && data && bf__sbbf_inline_write_ok(f))) {
         const bf_sbbf_layout *l = bf__sbbf_layout(f);
         bf__sbbf_set(l, bf__sbbf_hash_bytes(l, data, len));
         return BF_OK;
@@ -803,7 +812,7 @@ static inline uint64_t bf_hash_double_inline(double v) {
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \
     static inline int bf_sbbf_insert_##suffix##_inline(bf_sbbf *f, ctype v) {           \
-        if (BF__LIKELY(f && bf_sbbf_inline_ok(f) && bf__sbbf_layout(f)->bits)) {         \
+        if (BF__LIKELY(f && bf__sbbf_inline_write_ok(f))) {                             \
             const bf_sbbf_layout *l = bf__sbbf_layout(f);                                \
             bf__sbbf_set(l, hash_expr);                                                  \
             return BF_OK;                                                                \

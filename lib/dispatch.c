@@ -55,7 +55,8 @@ int bf_sbbf_default_kernel(const char **name) {
     return BF_OK;
 }
 
-/* The kernel class the header's inline paths compare against. */
+/* The tag the header's inline paths compare against: version, kernel
+ * class, and the read-only flag of a view (bits NULL). */
 void bf__sbbf_set_layout(bf_sbbf *f) {
     static const struct {
         const char *name;
@@ -66,6 +67,6 @@ void bf__sbbf_set_layout(bf_sbbf *f) {
     uint32_t cls = BF_SBBF_KERNEL_SCALAR;
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         if (strcmp(f->kernel->name, classes[i].name) == 0) cls = classes[i].cls;
-    f->tag = BF_SBBF_TAG(cls);
+    f->tag = BF_SBBF_TAG(cls) | (f->bits ? 0 : BF_SBBF_TAG_READONLY);
     f->reserved = 0;
 }

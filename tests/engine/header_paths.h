@@ -155,6 +155,10 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
                          (bf_sbbf_insert_int64)(v, 3) == BF_EREADONLY,
                      "views refuse inserts", kernel, 0);
             hp_check(memcmp(copy + 3, bf_sbbf_bitset(a), BYTES) == 0, "view unchanged", kernel, 0);
+#if defined(BF_SBBF_INLINE)
+            hp_check(bf_sbbf_inline_ok(v) == (hp_inlined_here(kernel) != 0),
+                     "a view's queries run inline as its kernel's do", kernel, 0);
+#endif
             if (seed == 0) {
                 unsigned long vd = 0;
                 s = 0x5eed;
