@@ -26,6 +26,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Casts that C++ includers building with -Wold-style-cast accept. */
+#if defined(__cplusplus)
+#define BF_INL_CAST(type, x) (static_cast<type>(x))
+#else
+#define BF_INL_CAST(type, x) ((type)(x))
+#endif
+
 /* The single-key header paths (end of this file) use the SIMD the including
  * compiler targets: AVX2 on x86, NEON on little-endian aarch64, else plain
  * C. Define BF_NO_INLINE before including to get plain declarations only. */
@@ -33,11 +40,11 @@
 #if defined(__AVX2__) && (defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || \
                           defined(_M_IX86))
 #include <immintrin.h>
-#define BF__INLINE_AVX2 1
+#define BF_INL_AVX2 1
 #elif (defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_M_ARM64)
 #include <arm_neon.h>
-#define BF__INLINE_NEON 1
+#define BF_INL_NEON 1
 #endif
 #endif
 
@@ -125,7 +132,7 @@ BF_API uint64_t bf_hash_double(double v);
  * fixed-length forms of XXH64, a few multiplies, inlined into the caller.
  * bf_hash_int64(v) == bf_xxh64_u64((uint64_t)v, 0), bf_hash_int32(v) ==
  * bf_xxh64_u32((uint32_t)v, 0); a float or double hashes its bit pattern. */
-static inline uint64_t bf__xxh64_avalanche(uint64_t h) {
+static inline uint64_t bf_inl_xxh64_avalanche(uint64_t h) {
     h ^= h >> 33;
     h *= 0xC2B2AE3D27D4EB4Full;
     h ^= h >> 29;
@@ -137,29 +144,29 @@ static inline uint64_t bf_xxh64_u64(uint64_t v, uint64_t seed) {
     k = ((k << 31) | (k >> 33)) * 0x9E3779B185EBCA87ull;
     uint64_t h = (seed + 0x27D4EB2F165667C5ull + 8) ^ k;
     h = ((h << 27) | (h >> 37)) * 0x9E3779B185EBCA87ull + 0x85EBCA77C2B2AE63ull;
-    return bf__xxh64_avalanche(h);
+    return bf_inl_xxh64_avalanche(h);
 }
 /* The bit pattern of a float or double, which Parquet hashes. */
-static inline uint32_t bf__bits_of_float(float v) {
+static inline uint32_t bf_inl_bits_of_float(float v) {
     uint32_t u;
     memcpy(&u, &v, 4);
     return u;
 }
-static inline uint64_t bf__bits_of_double(double v) {
+static inline uint64_t bf_inl_bits_of_double(double v) {
     uint64_t u;
     memcpy(&u, &v, 8);
     return u;
 }
 static inline uint64_t bf_xxh64_u32(uint32_t v, uint64_t seed) {
-    uint64_t h = (seed + 0x27D4EB2F165667C5ull + 4) ^ ((uint64_t)v * 0x9E3779B185EBCA87ull);
+    uint64_t h = (seed + 0x27D4EB2F165667C5ull + 4) ^ (BF_INL_CAST(uint64_t, v) * 0x9E3779B185EBCA87ull);
     h = ((h << 23) | (h >> 41)) * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull;
-    return bf__xxh64_avalanche(h);
+    return bf_inl_xxh64_avalanche(h);
 }
 
 /* Whole arrays (any alignment): out[i] = XXH64 of value i's little-endian
- * bytes with the seed, computed with the widest SIMD hashing this CPU runs
- * (AVX-512 DQ eight keys per register, AVX2, NEON; bit for bit the scalar
- * result). The ISA follows the process default kernel, so
+ * bytes with the seed, computed with SIMD where it pays on this CPU
+ * (AVX-512 DQ: eight keys per register; AVX2: four), bit for bit the scalar
+ * result. The ISA follows the process default kernel, so
  * BLOCKFILTER_KERNEL=scalar hashes with scalar code. */
 BF_API void bf_hash_int32s(const int32_t *values, size_t n, uint64_t seed, uint64_t *out);
 BF_API void bf_hash_int64s(const int64_t *values, size_t n, uint64_t seed, uint64_t *out);
@@ -626,28 +633,28 @@ BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags)
  */
 #if !defined(BF_NO_INLINE)
 
-#if defined(BF__INLINE_AVX2)
+#if defined(BF_INL_AVX2)
 #define BF_SBBF_INLINE BF_SBBF_KERNEL_AVX2
-#elif defined(BF__INLINE_NEON)
+#elif defined(BF_INL_NEON)
 #define BF_SBBF_INLINE BF_SBBF_KERNEL_NEON
 #else
 #define BF_SBBF_INLINE BF_SBBF_KERNEL_SCALAR
 #endif
 
 #if defined(__GNUC__)
-#define BF__LIKELY(x) __builtin_expect(!!(x), 1)
+#define BF_INL_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
-#define BF__LIKELY(x) (x)
+#define BF_INL_LIKELY(x) (x)
 #endif
 
-static inline const bf_sbbf_layout *bf__sbbf_layout(const bf_sbbf *f) {
-    return (const bf_sbbf_layout *)(const void *)f;
+static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
+    return BF_INL_CAST(const bf_sbbf_layout *, BF_INL_CAST(const void *, f));
 }
 
 /* Whether this includer's inline code implements a tag's kernel class and
  * layout version, for queries (a view too) or for inserts (writable only). */
-static inline bool bf__sbbf_tag_ok(uint32_t tag) {
-#if defined(BF__INLINE_AVX2)
+static inline bool bf_inl_sbbf_tag_ok(uint32_t tag) {
+#if defined(BF_INL_AVX2)
     return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
 #else
     return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
@@ -655,60 +662,61 @@ static inline bool bf__sbbf_tag_ok(uint32_t tag) {
 }
 /** Whether the single-key queries on f run inline here (else the library). */
 static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
-    return bf__sbbf_tag_ok(bf__sbbf_layout(f)->tag & ~BF_SBBF_TAG_READONLY);
+    return bf_inl_sbbf_tag_ok(bf_inl_sbbf_layout(f)->tag & ~BF_SBBF_TAG_READONLY);
 }
 /* Inserts: the same, and writable. */
-static inline bool bf__sbbf_inline_write_ok(const bf_sbbf *f) {
-    return bf__sbbf_tag_ok(bf__sbbf_layout(f)->tag);
+static inline bool bf_inl_sbbf_write_ok(const bf_sbbf *f) {
+    return bf_inl_sbbf_tag_ok(bf_inl_sbbf_layout(f)->tag);
 }
 
 /* The block of a hash: ((h >> 32) * num_blocks) >> 32, 32 bytes each. */
-static inline size_t bf__sbbf_offset(const bf_sbbf_layout *l, uint64_t h) {
-    return (size_t)(((h >> 32) * l->num_blocks) >> 32) * 32u;
+static inline uint64_t bf_inl_sbbf_offset(const bf_sbbf_layout *l, uint64_t h) {
+    return (((h >> 32) * l->num_blocks) >> 32) * 32u;
 }
 
-#if defined(BF__INLINE_AVX2)
-static inline __m256i bf__sbbf_mask(uint64_t h) {
+#if defined(BF_INL_AVX2)
+static inline __m256i bf_inl_sbbf_mask(uint64_t h) {
     const __m256i salt = _mm256_setr_epi32(
-        (int)0x47b6137bu, (int)0x44974d91u, (int)0x8824ad5bu, (int)0xa2b7289du,
-        (int)0x705495c7u, (int)0x2df1424bu, (int)0x9efc4947u, (int)0x5c6bfb31u);
-    __m256i pos = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)(uint32_t)h), salt), 27);
+        BF_INL_CAST(int, 0x47b6137bu), BF_INL_CAST(int, 0x44974d91u), BF_INL_CAST(int, 0x8824ad5bu),
+        BF_INL_CAST(int, 0xa2b7289du), BF_INL_CAST(int, 0x705495c7u), BF_INL_CAST(int, 0x2df1424bu),
+        BF_INL_CAST(int, 0x9efc4947u), BF_INL_CAST(int, 0x5c6bfb31u));
+    __m256i pos = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(BF_INL_CAST(int, BF_INL_CAST(uint32_t, h))), salt), 27);
     return _mm256_sllv_epi32(_mm256_set1_epi32(1), pos);
 }
-static inline bool bf__sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    __m256i block = _mm256_loadu_si256((const __m256i *)(const void *)(l->data + bf__sbbf_offset(l, h)));
-    return _mm256_testc_si256(block, bf__sbbf_mask(h)) != 0;
+static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    __m256i block = _mm256_loadu_si256(BF_INL_CAST(const __m256i *, BF_INL_CAST(const void *, l->data + bf_inl_sbbf_offset(l, h))));
+    return _mm256_testc_si256(block, bf_inl_sbbf_mask(h)) != 0;
 }
-static inline void bf__sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
-    __m256i *p = (__m256i *)(void *)(l->bits + bf__sbbf_offset(l, h));
-    _mm256_storeu_si256(p, _mm256_or_si256(_mm256_loadu_si256(p), bf__sbbf_mask(h)));
+static inline void bf_inl_sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+    __m256i *p = BF_INL_CAST(__m256i *, BF_INL_CAST(void *, l->bits + bf_inl_sbbf_offset(l, h)));
+    _mm256_storeu_si256(p, _mm256_or_si256(_mm256_loadu_si256(p), bf_inl_sbbf_mask(h)));
 }
-#elif defined(BF__INLINE_NEON)
-static inline void bf__sbbf_mask(uint64_t h, uint32x4_t *lo, uint32x4_t *hi) {
+#elif defined(BF_INL_NEON)
+static inline void bf_inl_sbbf_mask(uint64_t h, uint32x4_t *lo, uint32x4_t *hi) {
     static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
                                      0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
-    const uint32x4_t one = vdupq_n_u32(1), x = vdupq_n_u32((uint32_t)h);
+    const uint32x4_t one = vdupq_n_u32(1), x = vdupq_n_u32(BF_INL_CAST(uint32_t, h));
     *lo = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt)), 27)));
     *hi = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt + 4)), 27)));
 }
-static inline bool bf__sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    const uint8_t *p = l->data + bf__sbbf_offset(l, h);
+static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    const uint8_t *p = l->data + bf_inl_sbbf_offset(l, h);
     uint32x4_t lo, hi;
-    bf__sbbf_mask(h, &lo, &hi);
+    bf_inl_sbbf_mask(h, &lo, &hi);
     uint32x4_t miss = vorrq_u32(vbicq_u32(lo, vreinterpretq_u32_u8(vld1q_u8(p))),
                                 vbicq_u32(hi, vreinterpretq_u32_u8(vld1q_u8(p + 16))));
     return vmaxvq_u32(miss) == 0;
 }
-static inline void bf__sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
-    uint8_t *p = l->bits + bf__sbbf_offset(l, h);
+static inline void bf_inl_sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+    uint8_t *p = l->bits + bf_inl_sbbf_offset(l, h);
     uint32x4_t lo, hi;
-    bf__sbbf_mask(h, &lo, &hi);
+    bf_inl_sbbf_mask(h, &lo, &hi);
     vst1q_u8(p, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p)), lo)));
     vst1q_u8(p + 16, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p + 16)), hi)));
 }
 #else
 /* Word i of a block, a little-endian 32-bit value at any alignment. */
-static inline uint32_t bf__sbbf_word(const uint8_t *p) {
+static inline uint32_t bf_inl_sbbf_word(const uint8_t *p) {
     uint32_t w;
     memcpy(&w, p, 4);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -716,42 +724,42 @@ static inline uint32_t bf__sbbf_word(const uint8_t *p) {
 #endif
     return w;
 }
-#define BF__SBBF_BIT(h, salt) (1u << (((uint32_t)(h) * (salt)) >> 27))
-static inline bool bf__sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    const uint8_t *p = l->data + bf__sbbf_offset(l, h);
-    uint32_t missing = (BF__SBBF_BIT(h, 0x47b6137bu) & ~bf__sbbf_word(p)) |
-                       (BF__SBBF_BIT(h, 0x44974d91u) & ~bf__sbbf_word(p + 4)) |
-                       (BF__SBBF_BIT(h, 0x8824ad5bu) & ~bf__sbbf_word(p + 8)) |
-                       (BF__SBBF_BIT(h, 0xa2b7289du) & ~bf__sbbf_word(p + 12)) |
-                       (BF__SBBF_BIT(h, 0x705495c7u) & ~bf__sbbf_word(p + 16)) |
-                       (BF__SBBF_BIT(h, 0x2df1424bu) & ~bf__sbbf_word(p + 20)) |
-                       (BF__SBBF_BIT(h, 0x9efc4947u) & ~bf__sbbf_word(p + 24)) |
-                       (BF__SBBF_BIT(h, 0x5c6bfb31u) & ~bf__sbbf_word(p + 28));
+#define BF_INL_SBBF_BIT(h, salt) (1u << ((BF_INL_CAST(uint32_t, h) * (salt)) >> 27))
+static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    const uint8_t *p = l->data + bf_inl_sbbf_offset(l, h);
+    uint32_t missing = (BF_INL_SBBF_BIT(h, 0x47b6137bu) & ~bf_inl_sbbf_word(p)) |
+                       (BF_INL_SBBF_BIT(h, 0x44974d91u) & ~bf_inl_sbbf_word(p + 4)) |
+                       (BF_INL_SBBF_BIT(h, 0x8824ad5bu) & ~bf_inl_sbbf_word(p + 8)) |
+                       (BF_INL_SBBF_BIT(h, 0xa2b7289du) & ~bf_inl_sbbf_word(p + 12)) |
+                       (BF_INL_SBBF_BIT(h, 0x705495c7u) & ~bf_inl_sbbf_word(p + 16)) |
+                       (BF_INL_SBBF_BIT(h, 0x2df1424bu) & ~bf_inl_sbbf_word(p + 20)) |
+                       (BF_INL_SBBF_BIT(h, 0x9efc4947u) & ~bf_inl_sbbf_word(p + 24)) |
+                       (BF_INL_SBBF_BIT(h, 0x5c6bfb31u) & ~bf_inl_sbbf_word(p + 28));
     return missing == 0;
 }
-static inline void bf__sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+static inline void bf_inl_sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
     static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
                                      0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
-    uint8_t *p = l->bits + bf__sbbf_offset(l, h);
+    uint8_t *p = l->bits + bf_inl_sbbf_offset(l, h);
     for (unsigned i = 0; i < 8; i++) {
-        uint32_t w = bf__sbbf_word(p + 4 * i) | BF__SBBF_BIT(h, salt[i]);
+        uint32_t w = bf_inl_sbbf_word(p + 4 * i) | BF_INL_SBBF_BIT(h, salt[i]);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         w = __builtin_bswap32(w);
 #endif
         memcpy(p + 4 * i, &w, 4);
     }
 }
-#undef BF__SBBF_BIT
+#undef BF_INL_SBBF_BIT
 #endif
 
 static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash) {
-    if (BF__LIKELY(bf_sbbf_inline_ok(f))) return bf__sbbf_probe(bf__sbbf_layout(f), hash);
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), hash);
     return (bf_sbbf_contains_hash)(f, hash);
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
-    const bf_sbbf_layout *l = bf__sbbf_layout(f);
-    if (BF__LIKELY(bf__sbbf_inline_write_ok(f))) {
-        bf__sbbf_set(l, hash);
+    const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+    if (BF_INL_LIKELY(bf_inl_sbbf_write_ok(f))) {
+        bf_inl_sbbf_set(l, hash);
         return BF_OK;
     }
     return (bf_sbbf_insert_hash)(f, hash); /* views: BF_EREADONLY */
@@ -759,7 +767,7 @@ static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
 
 /* XXH64 of a byte string with the filter's seed: 4- and 8-byte strings in
  * the fixed-length form, inline; other lengths through the library. */
-static inline uint64_t bf__sbbf_hash_bytes(const bf_sbbf_layout *l, const void *data, size_t len) {
+static inline uint64_t bf_inl_sbbf_hash_bytes(const bf_sbbf_layout *l, const void *data, size_t len) {
     if (len == 8) {
         uint64_t v;
         memcpy(&v, data, 8);
@@ -779,51 +787,51 @@ static inline uint64_t bf__sbbf_hash_bytes(const bf_sbbf_layout *l, const void *
     return bf_hash_xxh64_seeded(data, len, l->seed);
 }
 static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, size_t len) {
-    if (BF__LIKELY(bf_sbbf_inline_ok(f) && data))
-        return bf__sbbf_probe(bf__sbbf_layout(f), bf__sbbf_hash_bytes(bf__sbbf_layout(f), data, len));
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f) && data))
+        return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), bf_inl_sbbf_hash_bytes(bf_inl_sbbf_layout(f), data, len));
     return (bf_sbbf_contains)(f, data, len);
 }
 static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
-    if (BF__LIKELY(f && data && bf__sbbf_inline_write_ok(f))) {
-        const bf_sbbf_layout *l = bf__sbbf_layout(f);
-        bf__sbbf_set(l, bf__sbbf_hash_bytes(l, data, len));
+    if (BF_INL_LIKELY(f && data && bf_inl_sbbf_write_ok(f))) {
+        const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+        bf_inl_sbbf_set(l, bf_inl_sbbf_hash_bytes(l, data, len));
         return BF_OK;
     }
     return (bf_sbbf_insert)(f, data, len);
 }
 
 /* Parquet's typed hashes, inline: XXH64 of the value's little-endian bytes. */
-static inline uint64_t bf_hash_int32_inline(int32_t v) { return bf_xxh64_u32((uint32_t)v, 0); }
-static inline uint64_t bf_hash_int64_inline(int64_t v) { return bf_xxh64_u64((uint64_t)v, 0); }
+static inline uint64_t bf_hash_int32_inline(int32_t v) { return bf_xxh64_u32(BF_INL_CAST(uint32_t, v), 0); }
+static inline uint64_t bf_hash_int64_inline(int64_t v) { return bf_xxh64_u64(BF_INL_CAST(uint64_t, v), 0); }
 static inline uint64_t bf_hash_float_inline(float v) {
-    return bf_xxh64_u32(bf__bits_of_float(v), 0);
+    return bf_xxh64_u32(bf_inl_bits_of_float(v), 0);
 }
 static inline uint64_t bf_hash_double_inline(double v) {
-    return bf_xxh64_u64(bf__bits_of_double(v), 0);
+    return bf_xxh64_u64(bf_inl_bits_of_double(v), 0);
 }
 
 /* The typed single-key calls: the filter's seed (0 = Parquet's hash). */
-#define BF__SBBF_TYPED_INLINE(suffix, ctype, hash_expr)                                 \
+#define BF_INL_SBBF_TYPED(suffix, ctype, hash_expr)                                 \
     static inline bool bf_sbbf_contains_##suffix##_inline(const bf_sbbf *f, ctype v) {  \
-        if (BF__LIKELY(bf_sbbf_inline_ok(f))) {                                          \
-            const bf_sbbf_layout *l = bf__sbbf_layout(f);                                \
-            return bf__sbbf_probe(l, hash_expr);                                         \
+        if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) {                                          \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                                \
+            return bf_inl_sbbf_probe(l, hash_expr);                                         \
         }                                                                                \
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \
     static inline int bf_sbbf_insert_##suffix##_inline(bf_sbbf *f, ctype v) {           \
-        if (BF__LIKELY(f && bf__sbbf_inline_write_ok(f))) {                             \
-            const bf_sbbf_layout *l = bf__sbbf_layout(f);                                \
-            bf__sbbf_set(l, hash_expr);                                                  \
+        if (BF_INL_LIKELY(f && bf_inl_sbbf_write_ok(f))) {                             \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                                \
+            bf_inl_sbbf_set(l, hash_expr);                                                  \
             return BF_OK;                                                                \
         }                                                                                \
         return (bf_sbbf_insert_##suffix)(f, v);                                          \
     }
-BF__SBBF_TYPED_INLINE(int32, int32_t, bf_xxh64_u32((uint32_t)v, l->seed))
-BF__SBBF_TYPED_INLINE(int64, int64_t, bf_xxh64_u64((uint64_t)v, l->seed))
-BF__SBBF_TYPED_INLINE(float, float, bf_xxh64_u32(bf__bits_of_float(v), l->seed))
-BF__SBBF_TYPED_INLINE(double, double, bf_xxh64_u64(bf__bits_of_double(v), l->seed))
-#undef BF__SBBF_TYPED_INLINE
+BF_INL_SBBF_TYPED(int32, int32_t, bf_xxh64_u32(BF_INL_CAST(uint32_t, v), l->seed))
+BF_INL_SBBF_TYPED(int64, int64_t, bf_xxh64_u64(BF_INL_CAST(uint64_t, v), l->seed))
+BF_INL_SBBF_TYPED(float, float, bf_xxh64_u32(bf_inl_bits_of_float(v), l->seed))
+BF_INL_SBBF_TYPED(double, double, bf_xxh64_u64(bf_inl_bits_of_double(v), l->seed))
+#undef BF_INL_SBBF_TYPED
 
 #define bf_sbbf_contains_hash(f, hash) bf_sbbf_contains_hash_inline((f), (hash))
 #define bf_sbbf_insert_hash(f, hash) bf_sbbf_insert_hash_inline((f), (hash))

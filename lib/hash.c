@@ -28,8 +28,8 @@ uint64_t bf_hash_xxh64_seeded(const void *data, size_t len, uint64_t seed) {
  * in the fixed-length form (the same function the header inlines). */
 uint64_t bf_hash_int32(int32_t v) { return bf_xxh64_u32((uint32_t)v, 0); }
 uint64_t bf_hash_int64(int64_t v) { return bf_xxh64_u64((uint64_t)v, 0); }
-uint64_t bf_hash_float(float v) { return bf_xxh64_u32(bf__bits_of_float(v), 0); }
-uint64_t bf_hash_double(double v) { return bf_xxh64_u64(bf__bits_of_double(v), 0); }
+uint64_t bf_hash_float(float v) { return bf_xxh64_u32(bf_inl_bits_of_float(v), 0); }
+uint64_t bf_hash_double(double v) { return bf_xxh64_u64(bf_inl_bits_of_double(v), 0); }
 
 int bf_random_seed(uint64_t *out) {
     if (!out) return BF_EINVAL;

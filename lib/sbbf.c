@@ -177,8 +177,8 @@ bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len) {
     }
 BF_TYPED(int32, int32_t, bf_xxh64_u32((uint32_t)v, f->seed))
 BF_TYPED(int64, int64_t, bf_xxh64_u64((uint64_t)v, f->seed))
-BF_TYPED(float, float, bf_xxh64_u32(bf__bits_of_float(v), f->seed))
-BF_TYPED(double, double, bf_xxh64_u64(bf__bits_of_double(v), f->seed))
+BF_TYPED(float, float, bf_xxh64_u32(bf_inl_bits_of_float(v), f->seed))
+BF_TYPED(double, double, bf_xxh64_u64(bf_inl_bits_of_double(v), f->seed))
 #undef BF_TYPED
 
 int bf_sbbf_merge(bf_sbbf *dst, const bf_sbbf *src) {

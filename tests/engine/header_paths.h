@@ -18,6 +18,13 @@
 
 static unsigned long hp_checks, hp_failed;
 
+/* Casts a C++ build with -Wold-style-cast accepts. */
+#if defined(__cplusplus)
+#define HP_CAST(type, x) (static_cast<type>(x))
+#else
+#define HP_CAST(type, x) ((type)(x))
+#endif
+
 static void hp_check(int ok, const char *what, const char *kernel, unsigned long i) {
     hp_checks++;
     if (ok) return;
@@ -44,12 +51,12 @@ typedef struct hp_key {
 static hp_key hp_make(uint64_t *s, unsigned long i) {
     hp_key k;
     k.r = hp_next(s);
-    k.u32 = (uint32_t)k.r;
+    k.u32 = HP_CAST(uint32_t, k.r);
     memcpy(&k.fl, &k.u32, 4);
     memcpy(&k.db, &k.r, 8);
     memcpy(k.bytes, &k.r, 8);
     memcpy(k.bytes + 8, &i, sizeof i < 5 ? sizeof i : 5);
-    k.len = i % 4 == 0 ? 8 : i % 4 == 1 ? 4 : (size_t)(i % 13);
+    k.len = i % 4 == 0 ? 8 : i % 4 == 1 ? 4 : HP_CAST(size_t, i % 13);
     return k;
 }
 
@@ -91,8 +98,8 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
         switch (i % 7) {
         case 0: rc_a |= bf_sbbf_insert_hash(a, k.r); rc_b |= (bf_sbbf_insert_hash)(b, k.r); break;
         case 1: rc_a |= bf_sbbf_insert(a, k.bytes, k.len); rc_b |= (bf_sbbf_insert)(b, k.bytes, k.len); break;
-        case 2: rc_a |= bf_sbbf_insert_int32(a, (int32_t)k.u32); rc_b |= (bf_sbbf_insert_int32)(b, (int32_t)k.u32); break;
-        case 3: rc_a |= bf_sbbf_insert_int64(a, (int64_t)k.r); rc_b |= (bf_sbbf_insert_int64)(b, (int64_t)k.r); break;
+        case 2: rc_a |= bf_sbbf_insert_int32(a, HP_CAST(int32_t, k.u32)); rc_b |= (bf_sbbf_insert_int32)(b, HP_CAST(int32_t, k.u32)); break;
+        case 3: rc_a |= bf_sbbf_insert_int64(a, HP_CAST(int64_t, k.r)); rc_b |= (bf_sbbf_insert_int64)(b, HP_CAST(int64_t, k.r)); break;
         case 4: rc_a |= bf_sbbf_insert_float(a, k.fl); rc_b |= (bf_sbbf_insert_float)(b, k.fl); break;
         case 5: rc_a |= bf_sbbf_insert_double(a, k.db); rc_b |= (bf_sbbf_insert_double)(b, k.db); break;
         default: rc_a |= bf_sbbf_insert(a, k.bytes, 0); rc_b |= (bf_sbbf_insert)(b, k.bytes, 0); break;
@@ -113,8 +120,8 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
             switch (i % 7) {
             case 0: x = bf_sbbf_contains_hash(a, k.r); y = (bf_sbbf_contains_hash)(b, k.r); break;
             case 1: x = bf_sbbf_contains(a, k.bytes, k.len); y = (bf_sbbf_contains)(b, k.bytes, k.len); break;
-            case 2: x = bf_sbbf_contains_int32(a, (int32_t)k.u32); y = (bf_sbbf_contains_int32)(b, (int32_t)k.u32); break;
-            case 3: x = bf_sbbf_contains_int64(a, (int64_t)k.r); y = (bf_sbbf_contains_int64)(b, (int64_t)k.r); break;
+            case 2: x = bf_sbbf_contains_int32(a, HP_CAST(int32_t, k.u32)); y = (bf_sbbf_contains_int32)(b, HP_CAST(int32_t, k.u32)); break;
+            case 3: x = bf_sbbf_contains_int64(a, HP_CAST(int64_t, k.r)); y = (bf_sbbf_contains_int64)(b, HP_CAST(int64_t, k.r)); break;
             case 4: x = bf_sbbf_contains_float(a, k.fl); y = (bf_sbbf_contains_float)(b, k.fl); break;
             case 5: x = bf_sbbf_contains_double(a, k.db); y = (bf_sbbf_contains_double)(b, k.db); break;
             default: x = bf_sbbf_contains(a, k.bytes, 0); y = (bf_sbbf_contains)(b, k.bytes, 0); break;
@@ -141,7 +148,7 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
              "insert through a pointer", kernel, 0);
 
     /* A read-only view: both paths refuse every insert and leave the bits. */
-    unsigned char *copy = (unsigned char *)malloc(BYTES + 3);
+    unsigned char *copy = HP_CAST(unsigned char *, malloc(BYTES + 3));
     bf_sbbf *v = NULL;
     if (copy) {
         memcpy(copy + 3, bf_sbbf_bitset(a), BYTES); /* misaligned */
@@ -165,7 +172,7 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
                 for (unsigned long i = 0; i < N; i++) {
                     uint64_t r = hp_next(&s);
                     vd += bf_sbbf_contains_hash(v, r) != (bf_sbbf_contains_hash)(a, r);
-                    vd += bf_sbbf_contains_int64(v, (int64_t)r) != (bf_sbbf_contains_int64)(a, (int64_t)r);
+                    vd += bf_sbbf_contains_int64(v, HP_CAST(int64_t, r)) != (bf_sbbf_contains_int64)(a, HP_CAST(int64_t, r));
                 }
                 hp_check(vd == 0, "a view answers as its filter", kernel, vd);
             }
