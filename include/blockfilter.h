@@ -202,13 +202,19 @@ typedef struct bf_sbbf bf_sbbf;
  * The first bytes of every bf_sbbf, public so that the header can inline
  * the single-key calls (see "Single-key header paths" at the end, and
  * docs/kernels.md for the ABI promise). Layout version BF_SBBF_ABI = 1 is
- * frozen: these fields, in this order, with these meanings. tag holds the
- * version (high 16 bits), a read-only flag (bit 8: a view) and the kernel
- * class (low 8 bits) in one word, so an inline path checks all three with
- * one compare, which compilers hoist out of a caller's loop. A library that needs other hot fields gives them a new
- * version; code inlined from an older header then sees a tag it does not
- * know and calls the library. Read-only for callers: change a filter only
- * through the API.
+ * frozen: these fields, in this order, with these meanings.
+ *  - tag holds the version (high 16 bits) and the kernel class (low bits)
+ *    in one word: inline queries check both with one compare, which
+ *    compilers hoist out of a caller's loop.
+ *  - insert_bits[c] is the writable bitset if inline code of kernel class
+ *    c may insert into this filter (its kernel runs class c's single-key
+ *    sequence: the avx512 kernel runs the AVX2 one), else NULL (another
+ *    kernel, or a read-only view): an inline insert tests the one pointer
+ *    it needs anyway, as its stores keep a compiler from hoisting checks.
+ * A library that needs other hot fields gives them a new version and
+ * leaves insert_bits[] NULL; code inlined from an older header then sees a
+ * tag it does not know and NULL pointers, and calls the library. Read-only
+ * for callers: change a filter only through the API.
  */
 #define BF_SBBF_ABI 1u
 /* Kernel classes (never renumbered; a new kernel gets a new number). */
@@ -217,14 +223,14 @@ typedef struct bf_sbbf bf_sbbf;
 #define BF_SBBF_KERNEL_AVX512 2u
 #define BF_SBBF_KERNEL_NEON 3u
 #define BF_SBBF_TAG(kernel) ((BF_SBBF_ABI << 16) | (kernel))
-#define BF_SBBF_TAG_READONLY 0x100u
 typedef struct bf_sbbf_layout {
-    uint32_t tag;         /* BF_SBBF_TAG(kernel class), | BF_SBBF_TAG_READONLY for a view */
+    uint32_t tag;         /* BF_SBBF_TAG(kernel class the filter runs) */
     uint32_t reserved;    /* 0 */
     uint8_t *bits;        /* writable bitset; NULL for a read-only view */
     const uint8_t *data;  /* the bitset (== bits unless a view), any alignment */
     uint64_t num_blocks;  /* 32-byte blocks, 1 .. 2^32 */
     uint64_t seed;        /* seed of byte-string and typed hashing (0 = Parquet) */
+    uint8_t *insert_bits[4]; /* by kernel class: bits, or NULL (see above) */
 } bf_sbbf_layout;
 
 #define BF_SBBF_BLOCK_BYTES 32u
@@ -651,27 +657,24 @@ static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
     return BF_INL_CAST(const bf_sbbf_layout *, BF_INL_CAST(const void *, f));
 }
 
-/* Whether this includer's inline code implements a tag's kernel class and
- * layout version, for queries (a view too) or for inserts (writable only). */
-static inline bool bf_inl_sbbf_tag_ok(uint32_t tag) {
+/** Whether the single-key queries on f run inline here (else the library):
+ *  its tag names the layout version and a kernel class this code implements. */
+static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
+    uint32_t tag = bf_inl_sbbf_layout(f)->tag;
 #if defined(BF_INL_AVX2)
     return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
 #else
     return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
 #endif
 }
-/** Whether the single-key queries on f run inline here (else the library). */
-static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
-    return bf_inl_sbbf_tag_ok(bf_inl_sbbf_layout(f)->tag & ~BF_SBBF_TAG_READONLY);
-}
-/* Inserts: the same, and writable. */
-static inline bool bf_inl_sbbf_write_ok(const bf_sbbf *f) {
-    return bf_inl_sbbf_tag_ok(bf_inl_sbbf_layout(f)->tag);
+/* The bitset this code may insert into inline, or NULL. */
+static inline uint8_t *bf_inl_sbbf_insert_bits(const bf_sbbf *f) {
+    return bf_inl_sbbf_layout(f)->insert_bits[BF_SBBF_INLINE];
 }
 
 /* The block of a hash: ((h >> 32) * num_blocks) >> 32, 32 bytes each. */
-static inline uint64_t bf_inl_sbbf_offset(const bf_sbbf_layout *l, uint64_t h) {
-    return (((h >> 32) * l->num_blocks) >> 32) * 32u;
+static inline uint64_t bf_inl_sbbf_offset(uint64_t num_blocks, uint64_t h) {
+    return (((h >> 32) * num_blocks) >> 32) * 32u;
 }
 
 #if defined(BF_INL_AVX2)
@@ -684,11 +687,11 @@ static inline __m256i bf_inl_sbbf_mask(uint64_t h) {
     return _mm256_sllv_epi32(_mm256_set1_epi32(1), pos);
 }
 static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    __m256i block = _mm256_loadu_si256(BF_INL_CAST(const __m256i *, BF_INL_CAST(const void *, l->data + bf_inl_sbbf_offset(l, h))));
+    __m256i block = _mm256_loadu_si256(BF_INL_CAST(const __m256i *, BF_INL_CAST(const void *, l->data + bf_inl_sbbf_offset(l->num_blocks, h))));
     return _mm256_testc_si256(block, bf_inl_sbbf_mask(h)) != 0;
 }
-static inline void bf_inl_sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
-    __m256i *p = BF_INL_CAST(__m256i *, BF_INL_CAST(void *, l->bits + bf_inl_sbbf_offset(l, h)));
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
+    __m256i *p = BF_INL_CAST(__m256i *, BF_INL_CAST(void *, bits + bf_inl_sbbf_offset(num_blocks, h)));
     _mm256_storeu_si256(p, _mm256_or_si256(_mm256_loadu_si256(p), bf_inl_sbbf_mask(h)));
 }
 #elif defined(BF_INL_NEON)
@@ -700,15 +703,15 @@ static inline void bf_inl_sbbf_mask(uint64_t h, uint32x4_t *lo, uint32x4_t *hi) 
     *hi = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt + 4)), 27)));
 }
 static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    const uint8_t *p = l->data + bf_inl_sbbf_offset(l, h);
+    const uint8_t *p = l->data + bf_inl_sbbf_offset(l->num_blocks, h);
     uint32x4_t lo, hi;
     bf_inl_sbbf_mask(h, &lo, &hi);
     uint32x4_t miss = vorrq_u32(vbicq_u32(lo, vreinterpretq_u32_u8(vld1q_u8(p))),
                                 vbicq_u32(hi, vreinterpretq_u32_u8(vld1q_u8(p + 16))));
     return vmaxvq_u32(miss) == 0;
 }
-static inline void bf_inl_sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
-    uint8_t *p = l->bits + bf_inl_sbbf_offset(l, h);
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
+    uint8_t *p = bits + bf_inl_sbbf_offset(num_blocks, h);
     uint32x4_t lo, hi;
     bf_inl_sbbf_mask(h, &lo, &hi);
     vst1q_u8(p, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p)), lo)));
@@ -726,7 +729,7 @@ static inline uint32_t bf_inl_sbbf_word(const uint8_t *p) {
 }
 #define BF_INL_SBBF_BIT(h, salt) (1u << ((BF_INL_CAST(uint32_t, h) * (salt)) >> 27))
 static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    const uint8_t *p = l->data + bf_inl_sbbf_offset(l, h);
+    const uint8_t *p = l->data + bf_inl_sbbf_offset(l->num_blocks, h);
     uint32_t missing = (BF_INL_SBBF_BIT(h, 0x47b6137bu) & ~bf_inl_sbbf_word(p)) |
                        (BF_INL_SBBF_BIT(h, 0x44974d91u) & ~bf_inl_sbbf_word(p + 4)) |
                        (BF_INL_SBBF_BIT(h, 0x8824ad5bu) & ~bf_inl_sbbf_word(p + 8)) |
@@ -737,10 +740,10 @@ static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
                        (BF_INL_SBBF_BIT(h, 0x5c6bfb31u) & ~bf_inl_sbbf_word(p + 28));
     return missing == 0;
 }
-static inline void bf_inl_sbbf_set(const bf_sbbf_layout *l, uint64_t h) {
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
     static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
                                      0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
-    uint8_t *p = l->bits + bf_inl_sbbf_offset(l, h);
+    uint8_t *p = bits + bf_inl_sbbf_offset(num_blocks, h);
     for (unsigned i = 0; i < 8; i++) {
         uint32_t w = bf_inl_sbbf_word(p + 4 * i) | BF_INL_SBBF_BIT(h, salt[i]);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -757,9 +760,9 @@ static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash)
     return (bf_sbbf_contains_hash)(f, hash);
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
-    const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
-    if (BF_INL_LIKELY(bf_inl_sbbf_write_ok(f))) {
-        bf_inl_sbbf_set(l, hash);
+    uint8_t *bits = bf_inl_sbbf_insert_bits(f);
+    if (BF_INL_LIKELY(bits != NULL)) {
+        bf_inl_sbbf_set(bits, bf_inl_sbbf_layout(f)->num_blocks, hash);
         return BF_OK;
     }
     return (bf_sbbf_insert_hash)(f, hash); /* views: BF_EREADONLY */
@@ -792,9 +795,10 @@ static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, s
     return (bf_sbbf_contains)(f, data, len);
 }
 static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
-    if (BF_INL_LIKELY(f && data && bf_inl_sbbf_write_ok(f))) {
+    uint8_t *bits = f ? bf_inl_sbbf_insert_bits(f) : NULL;
+    if (BF_INL_LIKELY(bits != NULL && data != NULL)) {
         const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
-        bf_inl_sbbf_set(l, bf_inl_sbbf_hash_bytes(l, data, len));
+        bf_inl_sbbf_set(bits, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
         return BF_OK;
     }
     return (bf_sbbf_insert)(f, data, len);
@@ -820,9 +824,10 @@ static inline uint64_t bf_hash_double_inline(double v) {
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \
     static inline int bf_sbbf_insert_##suffix##_inline(bf_sbbf *f, ctype v) {           \
-        if (BF_INL_LIKELY(f && bf_inl_sbbf_write_ok(f))) {                             \
-            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                                \
-            bf_inl_sbbf_set(l, hash_expr);                                                  \
+        uint8_t *bits = f ? bf_inl_sbbf_insert_bits(f) : NULL;                         \
+        if (BF_INL_LIKELY(bits != NULL)) {                                               \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                             \
+            bf_inl_sbbf_set(bits, l->num_blocks, hash_expr);                             \
             return BF_OK;                                                                \
         }                                                                                \
         return (bf_sbbf_insert_##suffix)(f, v);                                          \

@@ -55,8 +55,10 @@ int bf_sbbf_default_kernel(const char **name) {
     return BF_OK;
 }
 
-/* The tag the header's inline paths compare against: version, kernel
- * class, and the read-only flag of a view (bits NULL). */
+/* The tag the header's inline queries compare against (version and kernel
+ * class), and the bitset its inline inserts may write: the filter's own
+ * class, and the AVX2 class for an avx512 filter (whose single-key calls
+ * are the AVX2 sequence); NULL everywhere for a view. */
 void bf__sbbf_set_layout(bf_sbbf *f) {
     static const struct {
         const char *name;
@@ -67,6 +69,9 @@ void bf__sbbf_set_layout(bf_sbbf *f) {
     uint32_t cls = BF_SBBF_KERNEL_SCALAR;
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         if (strcmp(f->kernel->name, classes[i].name) == 0) cls = classes[i].cls;
-    f->tag = BF_SBBF_TAG(cls) | (f->bits ? 0 : BF_SBBF_TAG_READONLY);
+    f->tag = BF_SBBF_TAG(cls);
     f->reserved = 0;
+    for (size_t i = 0; i < 4; i++) f->insert_bits[i] = NULL;
+    f->insert_bits[cls] = f->bits;
+    if (cls == BF_SBBF_KERNEL_AVX512) f->insert_bits[BF_SBBF_KERNEL_AVX2] = f->bits;
 }

@@ -19,6 +19,7 @@ struct bf_sbbf {
             const uint8_t *data;   /* the bitset for reading (== bits if owned) */
             uint64_t num_blocks;
             uint64_t seed;         /* byte-string and typed hashing seed; 0 = Parquet */
+            uint8_t *insert_bits[4]; /* bits for inline inserts of each class, or NULL */
         };
     };
     uint64_t num_bytes;
@@ -31,6 +32,8 @@ _Static_assert(offsetof(struct bf_sbbf, bits) == offsetof(bf_sbbf_layout, bits),
 _Static_assert(offsetof(struct bf_sbbf, data) == offsetof(bf_sbbf_layout, data), "data");
 _Static_assert(offsetof(struct bf_sbbf, num_blocks) == offsetof(bf_sbbf_layout, num_blocks), "blocks");
 _Static_assert(offsetof(struct bf_sbbf, seed) == offsetof(bf_sbbf_layout, seed), "seed");
+_Static_assert(offsetof(struct bf_sbbf, insert_bits) == offsetof(bf_sbbf_layout, insert_bits),
+               "insert_bits");
 
 /* Fills in the public layout's tag, version and kernel class (dispatch.c):
  * every place that makes a bf_sbbf calls it once its kernel is set. */
