@@ -168,6 +168,43 @@ static inline simde__m512i bf_emu_mm512_mullo_epi64(simde__m512i a, simde__m512i
 }
 #undef _mm512_mullo_epi64
 #define _mm512_mullo_epi64(a, b) bf_emu_mm512_mullo_epi64((a), (b))
+/* And SIMDe's 64-bit adds and left shifts work on int64_t lanes (signed
+ * overflow, a shift of a negative value), where the hash kernels rely on
+ * the instructions' wrap-around: the same results as uint64_t. */
+#define BF_EMU_U64_OP(name, vec, lanes, expr)                  \
+    static inline vec name(vec a, vec b) {                      \
+        uint64_t x[lanes], y[lanes];                            \
+        memcpy(x, &a, sizeof x);                                \
+        memcpy(y, &b, sizeof y);                                \
+        for (int i = 0; i < lanes; i++) x[i] = (expr);          \
+        memcpy(&a, x, sizeof x);                                \
+        return a;                                               \
+    }
+BF_EMU_U64_OP(bf_emu_mm256_add_epi64, simde__m256i, 4, x[i] + y[i])
+BF_EMU_U64_OP(bf_emu_mm512_add_epi64, simde__m512i, 8, x[i] + y[i])
+#undef BF_EMU_U64_OP
+static inline simde__m256i bf_emu_mm256_slli_epi64(simde__m256i a, int n) {
+    uint64_t x[4];
+    memcpy(x, &a, sizeof x);
+    for (int i = 0; i < 4; i++) x[i] = (n & 0xff) > 63 ? 0 : x[i] << (n & 0xff);
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+static inline simde__m512i bf_emu_mm512_slli_epi64(simde__m512i a, unsigned n) {
+    uint64_t x[8];
+    memcpy(x, &a, sizeof x);
+    for (int i = 0; i < 8; i++) x[i] = n > 63 ? 0 : x[i] << n;
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+#undef _mm256_add_epi64
+#define _mm256_add_epi64(a, b) bf_emu_mm256_add_epi64((a), (b))
+#undef _mm512_add_epi64
+#define _mm512_add_epi64(a, b) bf_emu_mm512_add_epi64((a), (b))
+#undef _mm256_slli_epi64
+#define _mm256_slli_epi64(a, n) bf_emu_mm256_slli_epi64((a), (n))
+#undef _mm512_slli_epi64
+#define _mm512_slli_epi64(a, n) bf_emu_mm512_slli_epi64((a), (n))
 
 /* Mutants (see above). */
 #if defined(BF_EMU_MUTANT) && BF_EMU_MUTANT == 1
