@@ -43,8 +43,8 @@ static int elem_type_ok(uint8_t t) { return t >= BF_T_TRUE && t <= BF_T_STRUCT; 
 /* Every element takes at least one byte, so a count above the bytes left
  * is a truncation (and never an allocation the input did not pay for). */
 static int check_count(bf_thrift_reader *r, uint64_t n) {
-    if (n > r->lim.max_count) return BF_ETOOBIG;
     if (n > (uint64_t)(r->end - r->p)) return BF_ETRUNCATED;
+    if (n > r->lim.max_count) return BF_ETOOBIG;
     if (r->depth >= r->lim.max_depth) return BF_ETOOBIG;
     r->depth++;
     return bf__thrift_work(r);
