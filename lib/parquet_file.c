@@ -274,7 +274,8 @@ static int build_columns(parse_ctx *c) {
                 if (tmp.logical == BF_PARQUET_LT_DECIMAL) {
                     col->scale = tmp.lt_scale;
                     col->precision = tmp.lt_precision;
-                    if (col->scale < 0 || col->precision < 0 || col->scale > col->precision)
+                    if (col->scale < 0 || col->precision < 0 || col->scale > col->precision ||
+                        col->scale > PQ_MAX_SCALE)
                         col->logical_type = BF_PARQUET_LT_OTHER; /* unusable: no typed reading */
                 }
                 if (tmp.logical == BF_PARQUET_LT_INTEGER) {

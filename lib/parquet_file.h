@@ -7,6 +7,9 @@
 
 #include <stdatomic.h>
 
+/* Decimals with more fractional digits than this are not read as numbers. */
+#define PQ_MAX_SCALE 200
+
 typedef struct pq_kv {
     const uint8_t *key, *value; /* value NULL: absent */
     size_t key_len, value_len;

@@ -664,16 +664,16 @@ static void put_decimal(sink *k, const uint8_t *p, size_t n, int scale) {
         p += skip;
         n = DEC_MAX;
     }
-    memcpy(mag, p, n);
+    if (n) memcpy(mag, p, n);
     if (neg) { /* magnitude */
         unsigned carry = 1;
-        for (size_t b = n; b-- > 0;) {
+        for (int b = (int)n - 1; b >= 0 && b < DEC_MAX; b--) {
             unsigned v = (uint8_t)~mag[b] + carry;
             mag[b] = (uint8_t)v;
             carry = v >> 8;
         }
     }
-    char dig[DEC_MAX * 3 + 2];
+    char dig[DEC_MAX * 3 + PQ_MAX_SCALE + 2];
     size_t nd = 0;
     for (;;) { /* repeated division by 10 */
         unsigned rem = 0;
@@ -687,7 +687,7 @@ static void put_decimal(sink *k, const uint8_t *p, size_t n, int scale) {
         dig[nd++] = (char)('0' + rem);
         if (!nonzero) break;
     }
-    while ((int)nd <= scale) dig[nd++] = '0';
+    while ((int)nd <= scale && nd < sizeof dig) dig[nd++] = '0';
     if (neg) put(k, "-", 1);
     for (size_t i = nd; i-- > 0;) {
         put(k, &dig[i], 1);
