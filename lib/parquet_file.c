@@ -1118,6 +1118,67 @@ static int chunk_empty(const bf_parquet_file *f, size_t rg, const bf_parquet_chu
     return k->has_null_count && k->null_count == k->num_values;
 }
 
+/* The statistics verdict of every value for one chunk (o[i] = SKIP_STATS
+ * or MAYBE); returns how many are MAYBE. One branch-free loop per kind. */
+#define RANGE_PASS(T, field)                                                     \
+    do {                                                                         \
+        T mn = b->min.field, mx = b->max.field;                                  \
+        for (size_t i = 0; i < n; i++) {                                         \
+            uint8_t s = (uint8_t)((lo & (keys[i].field < mn)) | (hi & (keys[i].field > mx))); \
+            o[i] = s;                                                            \
+            m += !s;                                                             \
+        }                                                                        \
+    } while (0)
+static size_t stats_pass(enum kind kd, const bounds *b, const bf_parquet_chunk *k,
+                         const key *keys, const values *vals, size_t n, uint8_t *o) {
+    size_t m = 0;
+    int lo = b->use_min, hi = b->use_max;
+    switch (kd) {
+    case K_BOOL: case K_I32: case K_I64: RANGE_PASS(int64_t, i); break;
+    case K_U32: case K_U64: RANGE_PASS(uint64_t, u); break;
+    case K_F32: case K_F64: RANGE_PASS(double, d); break; /* NaN compares false: kept */
+    default:
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            const uint8_t *p = val_at(vals, i, &len);
+            int skip = outside(kd, b, k, keys[i], p, len);
+            o[i] = skip ? BF_PARQUET_SKIP_STATS : BF_PARQUET_MAYBE;
+            m += !skip;
+        }
+    }
+    return m;
+}
+
+/* Statistics and filter answers (hit) merged: SKIP_STATS, SKIP_BLOOM or
+ * MAYBE, one branch-free loop per kind. */
+#define MERGE_PASS(T, field)                                                     \
+    do {                                                                         \
+        T mn = b->min.field, mx = b->max.field; /* locals: o may alias b */      \
+        for (size_t i = 0; i < n; i++) {                                         \
+            int out = (lo & (keys[i].field < mn)) | (hi & (keys[i].field > mx)); \
+            o[i] = out ? BF_PARQUET_SKIP_STATS                                   \
+                       : (uint8_t)(hit[i] ? BF_PARQUET_MAYBE : BF_PARQUET_SKIP_BLOOM); \
+        }                                                                        \
+    } while (0)
+static void merge_pass(enum kind kd, const bounds *b, const bf_parquet_chunk *k,
+                       const key *keys, const values *vals, const uint8_t *hit, size_t n,
+                       uint8_t *o) {
+    int lo = b->use_min, hi = b->use_max;
+    switch (kd) {
+    case K_BOOL: case K_I32: case K_I64: MERGE_PASS(int64_t, i); break;
+    case K_U32: case K_U64: MERGE_PASS(uint64_t, u); break;
+    case K_F32: case K_F64: MERGE_PASS(double, d); break;
+    default:
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            const uint8_t *p = val_at(vals, i, &len);
+            o[i] = outside(kd, b, k, keys[i], p, len)
+                       ? BF_PARQUET_SKIP_STATS
+                       : (uint8_t)(hit[i] ? BF_PARQUET_MAYBE : BF_PARQUET_SKIP_BLOOM);
+        }
+    }
+}
+
 /* Small batches live on the stack; larger ones allocate. */
 #define PQ_STACK_VALUES 16
 
@@ -1174,53 +1235,51 @@ static int probe_core(const bf_parquet_file *f, size_t col, const values *vals, 
             memset(o, BF_PARQUET_SKIP_EMPTY, n);
             continue;
         }
-        size_t m = n; /* values still MAYBE */
         bounds b = {0, 0, {0}, {0}};
         if (kd != K_NONE) chunk_bounds(k, kd, &b);
-        if (b.use_min || b.use_max) {
-            m = 0;
-            for (size_t i = 0; i < n; i++) {
-                size_t len = 0;
-                const uint8_t *p = (kd == K_BYTES || kd == K_DEC) ? val_at(vals, i, &len) : NULL;
-                int skip = outside(kd, &b, k, keys[i], p, len);
-                o[i] = skip ? BF_PARQUET_SKIP_STATS : BF_PARQUET_MAYBE;
-                m += !skip;
-            }
-        } else {
-            memset(o, BF_PARQUET_MAYBE, n);
-        }
-        if (!need_bloom || m == 0) continue;
-        const bf_sbbf *v;
-        int vr = cached_view(f, rg, col, &v);
-        if (vr == BF_ENOFILTER) continue;
-        if (vr) {
-            if (flags & BF_PARQUET_STRICT) {
+        int have_stats = b.use_min || b.use_max;
+        const bf_sbbf *v = NULL;
+        int vr = BF_ENOFILTER;
+        if (need_bloom) {
+            vr = cached_view(f, rg, col, &v);
+            if (vr && vr != BF_ENOFILTER && (flags & BF_PARQUET_STRICT)) {
                 rc = vr;
                 break;
             }
-            continue; /* an unusable filter never skips a row group */
         }
-        if (m == n) {
-            bf_sbbf_contains_hashes(v, hash, n, hit);
-            for (size_t i = 0; i < n; i++)
-                if (!hit[i] && cls[i] != V_NAN &&
-                    !(cls[i] == V_ZERO && bf_sbbf_contains_hash(v, alt[i])))
-                    o[i] = BF_PARQUET_SKIP_BLOOM;
-        } else {
-            size_t j = 0;
+        if (vr != BF_OK) { /* no usable filter: statistics alone */
+            if (have_stats) stats_pass(kd, &b, k, keys, vals, n, o);
+            else memset(o, BF_PARQUET_MAYBE, n);
+            continue;
+        }
+        /* Both: when the statistics rule out most values (sorted data),
+         * judge by them first and ask the filter about the rest only;
+         * otherwise run the batch kernel over all values and merge both
+         * verdicts in one pass. A sample of the first values decides. */
+        size_t sample = n < 64 ? n : 64;
+        if (have_stats && stats_pass(kd, &b, k, keys, vals, sample, o) * 4 < sample) {
+            size_t m = stats_pass(kd, &b, k, keys, vals, n, o), j = 0;
+            if (m == 0) continue;
             for (size_t i = 0; i < n; i++)
                 if (o[i] == BF_PARQUET_MAYBE) {
                     idx[j] = (uint32_t)i;
                     gh[j++] = hash[i];
                 }
             bf_sbbf_contains_hashes(v, gh, m, hit);
-            for (size_t t = 0; t < m; t++) {
-                uint32_t i = idx[t];
-                if (!hit[t] && cls[i] != V_NAN &&
-                    !(cls[i] == V_ZERO && bf_sbbf_contains_hash(v, alt[i])))
-                    o[i] = BF_PARQUET_SKIP_BLOOM;
-            }
+            for (size_t t = 0; t < m; t++)
+                if (!hit[t]) o[idx[t]] = BF_PARQUET_SKIP_BLOOM;
+        } else {
+            bf_sbbf_contains_hashes(v, hash, n, hit);
+            if (have_stats) merge_pass(kd, &b, k, keys, vals, hit, n, o);
+            else
+                for (size_t i = 0; i < n; i++)
+                    o[i] = hit[i] ? BF_PARQUET_MAYBE : BF_PARQUET_SKIP_BLOOM;
         }
+        if (fp) /* NaN is never pruned; a zero may be stored as the other zero */
+            for (size_t i = 0; i < n; i++)
+                if (o[i] == BF_PARQUET_SKIP_BLOOM &&
+                    (cls[i] == V_NAN || (cls[i] == V_ZERO && bf_sbbf_contains_hash(v, alt[i]))))
+                    o[i] = BF_PARQUET_MAYBE;
     }
     bf__free(heap);
     return rc;
