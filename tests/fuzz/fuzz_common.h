@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Every status a loader may return for bad input. */
 static inline int fuzz_status_known(int rc) {
-    return rc <= 0 && rc >= BF_EFAMILY && bf_strerror(rc) != NULL;
+    return rc <= 0 && strcmp(bf_strerror(rc), "unknown status") != 0;
 }
 
 /* A few query hashes derived from the input: some arbitrary, some that hit
