@@ -14,7 +14,7 @@ tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross qem
 bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git)
 # The paper (scripts/paper.sh): LaTeX, and the library and tool it quotes.
 paper=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended
-       texlive-science lmodern latexmk python3-matplotlib)
+       lmodern latexmk python3-matplotlib)
 
 case "${1:-all}" in
   --bench) want=("${base[@]}" "${bench[@]}") ;;
