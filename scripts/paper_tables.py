@@ -175,7 +175,7 @@ def worked(w, outdir):
     out = ["\\begin{tikzpicture}[x=%.3fcm,y=-%.3fcm,font=\\scriptsize]" % (s, s)]
     for b in range(blocks):
         y0 = b * 9.5
-        out.append("\\node[anchor=east] at (-1.6,%g) {block %d};" % (y0 + 4, b))
+        out.append("\\node[anchor=east] at (-3.6,%g) {block %d};" % (y0 + 4, b))
         for word in range(8):
             y = y0 + word
             out.append("\\node[anchor=east,font=\\tiny] at (-0.1,%g) {word %d};" % (y + 0.5, word))
@@ -185,7 +185,10 @@ def worked(w, outdir):
                 if who:
                     fill = colors[who[0] % len(colors)] if len(who) == 1 else "black"
                     out.append("\\fill[%s] (%d,%g) rectangle (%d,%g);" % (fill, x, y, x + 1, y + 1))
-        out.append("\\draw[gray!50] (0,%g) grid (32,%g);" % (y0, y0 + 8))
+        for x in range(1, 32):
+            out.append("\\draw[gray!50] (%d,%g) -- (%d,%g);" % (x, y0, x, y0 + 8))
+        for y in range(1, 8):
+            out.append("\\draw[gray!50] (0,%g) -- (32,%g);" % (y0 + y, y0 + y))
         out.append("\\draw[thick] (0,%g) rectangle (32,%g);" % (y0, y0 + 8))
     for x, lab in ((0, "31"), (31, "0")):
         out.append("\\node[font=\\tiny] at (%g,-0.6) {bit %s};" % (x + 0.5, lab))
@@ -553,7 +556,7 @@ def kernel_tables(runs, outdir):
             "machine with AVX-512, committed under \\texttt{results/} and picked up by "
             "\\texttt{./scripts/paper.sh}, adds it to \\cref{fig:kernels,tab:kernels}." % folders)
     if not any("neon" in r["measured"] for r in runs):
-        sentences.append("No aarch64 run is included, so the NEON kernel's speed is not shown either; "
+        sentences.append("No aarch64 run is included, so the NEON kernel's speed is not shown; "
                          "its bits are tested under qemu, which says nothing about speed.")
     write(outdir, "text-kernels.tex", "\n\n".join(sentences) + "\n")
     put("any-avx512", "yes" if any_avx512 else "no")
@@ -621,6 +624,26 @@ def thread_table(runs, outdir):
                          "bandwidth shared by many lookup threads) is not measured in this paper." %
                          max(str(r["ctx"].get("bf_hwloc_cores", "?")) for r in runs))
     write(outdir, "text-threads.tex", " ".join(sentences) + "\n")
+
+
+def limits_text(runs, outdir):
+    """What the runs could not show, said from what they hold."""
+    out = []
+    if not any("avx512" in r["measured"] for r in runs):
+        out.append("AVX-512 timings: no run measured the AVX-512 kernel (\\cref{sec:results-kernels}).")
+    if not any("neon" in r["measured"] for r in runs):
+        out.append("NEON timings: no aarch64 run.")
+    cores = sorted({str(r["ctx"].get("bf_hwloc_cores", "?")) for r in runs})
+    out.append("Thread scaling beyond %s core(s), the most any machine here had." % "/".join(cores))
+    models = sorted({r["ctx"].get("bf_cpu_model", "?") for r in runs})
+    if len(models) == 1:
+        out.append("Other CPUs: every run comes from one CPU model (%s)." % tex(models[0]))
+    reps = max(int(b.get("repetitions", 1)) for r in runs for b in r["rows"])
+    if reps <= 1:
+        out.append("Run-to-run spread: each benchmark ran once per run (no repetitions), so the tables "
+                   "carry no error bars for time; read ratios, not last digits.")
+    write(outdir, "text-limits.tex", "\\begin{itemize}\n" + "".join("\\item %s\n" % o for o in out) +
+          "\\end{itemize}\n")
 
 
 def runs_text(runs, all_folders, outdir):
@@ -691,6 +714,8 @@ def cost_tables(p, outdir):
         put("case-%s-title" % i, case["title"])
         if best_overall:
             total, s, fpp, r = best_overall
+            put("case-%s-best-fpterm" % i, sig(total - r["ns_per_op"]))
+            put("case-%s-best-is-sbbf" % i, "yes" if s.startswith("sbbf") else "no")
             put("case-%s-best" % i, tex(plot.series_label(s)))
             put("case-%s-best-fpp" % i, "%g" % (100 * fpp))
             put("case-%s-best-cost" % i, sig(total))
@@ -715,6 +740,13 @@ def cost_tables(p, outdir):
             put("case-%s-lowfpp" % i, "%g" % (100 * lo))
             put("case-%s-lowfpp-fpterm" % i, sig(rl["fpr_measured"] * case["fp_ns"]))
             put("case-%s-lowfpp-lookup" % i, sig(rl["ns_per_op"]))
+            fpt, lk = rl["fpr_measured"] * case["fp_ns"], rl["ns_per_op"]
+            put("case-%s-lowfpp-verdict" % i,
+                "still larger than the lookup itself: a lower target than the matrix holds would pay"
+                if fpt > lk else
+                "of the order of the lookup itself: the two terms are close to balanced"
+                if fpt > 0.3 * lk else
+                "already small next to the lookup: a lower target would buy little")
 
 
 def pareto_text(p):
@@ -782,6 +814,7 @@ def main():
     runs = plot.load_runs(args.runs)
     machine_table(runs, args.out)
     runs_text(runs, [f for f in args.all_folders.split(",") if f], args.out)
+    limits_text(runs, args.out)
     lookup_table(runs[0], args.out)
     fpr_table(runs[0], args.out)
     quoted_results(runs[0], args.out)

@@ -669,8 +669,9 @@ def paper_kernels(runs, outdir):
         ax.set_title("contains, %s (50%% positives)" % ("batch" if "batch" in op else "single key"))
         ax.grid(True, axis="y", which="both", alpha=0.3)
     axes[0].set_ylabel("ns per key, hashes precomputed")
-    axes[1].legend(fontsize=5.5)
+    handles, labels = axes[0].get_legend_handles_labels()
     fig.tight_layout()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=5.5, frameon=False)
     paper_save(fig, outdir, "fig-kernels")
 
 
