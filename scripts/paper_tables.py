@@ -576,7 +576,7 @@ def thread_table(runs, outdir):
             body.append("MID")
         first = True
         for s in plot.series_list(rows):
-            for op in ("contains_batch", "contains_single", "insert_concurrent"):
+            for op in ("contains_batch", "insert_concurrent"):
                 for n in ns:
                     rs = plot.pick(rows, kind="matrix", series=s, op=op, n=n, hash="hash_excl")
                     rs = [r for r in rs if op == "insert_concurrent" or r.get("pos_pct") == 50.0]
@@ -792,7 +792,7 @@ def decision_table(p, nums, outdir):
     body = []
     for name, series, fam, dele, merge, count, pq, fit in fams:
         body.append([name, dele, merge, count, pq, sig(t1[fam]["bits_per_key"], 4), ns(series),
-                     "\\parbox[t]{0.24\\linewidth}{\\raggedright %s}" % fit])
+                     "\\parbox[t]{0.3\\linewidth}{\\raggedright %s}" % fit])
     write(outdir, "tab-decision.tex", table(
         "l c c c c r r l", ["family", "delete", "merge", "count", "Parquet", "bits/key", "ns/lookup", "where it fits"],
         body,
