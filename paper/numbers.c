@@ -5,6 +5,7 @@
  * real bit layout, so the paper's text cannot disagree with the code.
  *
  *   paper_numbers > numbers.json
+ *   paper_numbers --best-kernel      the best SBBF kernel this CPU runs
  */
 #include <blockfilter.h>
 
@@ -172,7 +173,20 @@ static void curves(void) {
     printf("]}");
 }
 
-int main(void) {
+/* The best kernel this CPU runs (the library lists kernels best first),
+ * whatever BLOCKFILTER_KERNEL forces: the docs tests run once, under the
+ * test setup of this kernel. */
+static int print_best_kernel(void) {
+    for (size_t i = 0; i < bf_sbbf_kernel_count(); i++)
+        if (bf_sbbf_kernel_supported(bf_sbbf_kernel_name(i))) {
+            printf("%s\n", bf_sbbf_kernel_name(i));
+            return 0;
+        }
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--best-kernel") == 0) return print_best_kernel();
     printf("{\"library_version\":\"%s\",", bf_version_string());
     worked_example();
     printf(",\"targets\":[");

@@ -41,10 +41,9 @@ if [ $# -gt 0 ]; then
     runs+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
   done
 else
-  for d in "${folders[@]}"; do
-    newest=$(ls "results/$d"/*-full.json 2>/dev/null | LC_ALL=C sort | tail -n 1 || true)
-    [ -n "$newest" ] && runs+=("$root/$newest")
-  done
+  while IFS= read -r f; do
+    [ -n "$f" ] && runs+=("$root/$f")
+  done < <("$py" scripts/paper_tables.py --list-runs results)
 fi
 if [ ${#runs[@]} -eq 0 ]; then
   echo "paper.sh: no full benchmark run under results/ (./scripts/bench.sh --full makes one)" >&2

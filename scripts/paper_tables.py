@@ -2,6 +2,7 @@
 """The paper's tables, quoted numbers and generated text, from results JSON.
 
   paper_tables.py --out DIR --numbers NUMBERS.json RUN.json...
+  paper_tables.py --list-runs RESULTS_DIR     the runs scripts/paper.sh uses by default
 
 NUMBERS.json is paper/numbers.c's output (models, sizings and the worked
 example, computed by the library). Each RUN.json is one blockfilter_bench
@@ -714,6 +715,10 @@ def cost_tables(p, outdir):
         put("case-%s-title" % i, case["title"])
         if best_overall:
             total, s, fpp, r = best_overall
+            # The filter pays while t < (1 - h)(1 - FPR) C: the hit ratio
+            # above which it costs more than it saves.
+            h = 1.0 - r["ns_per_op"] / ((1.0 - r["fpr_measured"]) * case["fp_ns"])
+            put("case-%s-breakeven-h" % i, sig(100 * h, 4) if h > 0 else "0")
             put("case-%s-best-fpterm" % i, sig(total - r["ns_per_op"]))
             put("case-%s-best-is-sbbf" % i, "yes" if s.startswith("sbbf") else "no")
             put("case-%s-best" % i, tex(plot.series_label(s)))
@@ -800,7 +805,27 @@ def decision_table(p, nums, outdir):
         (pow10(t1["n"]), pow10(nmax), 100 * fpp, NUM["p-path"])))
 
 
+def newest_full_runs(results):
+    """The newest full run of every machine folder under results/ (file
+    names start with the UTC date, so the last in name order is the newest),
+    and the names of all folders."""
+    runs, folders = [], []
+    for d in sorted(os.listdir(results)):
+        path = os.path.join(results, d)
+        if not os.path.isdir(path):
+            continue
+        folders.append(d)
+        full = sorted(f for f in os.listdir(path) if f.endswith("-full.json"))
+        if full:
+            runs.append(os.path.join(path, full[-1]))
+    return runs, folders
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--list-runs":
+        runs, folders = newest_full_runs(sys.argv[2])
+        print("\n".join(runs))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--out", required=True)

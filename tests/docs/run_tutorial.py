@@ -36,6 +36,8 @@ import sys
 import tempfile
 import time
 
+import docs_common  # beside this script
+
 FENCE = re.compile(r"^(\s*)(`{3,})(.*)$")
 
 
@@ -140,7 +142,10 @@ def main():
     ap.add_argument("--source", required=True, help="the source tree (BLOCKFILTER)")
     ap.add_argument("--work", required=True, help="a folder for the scratch directory and the bench build")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    docs_common.add_once_per_cpu(ap)
     args = ap.parse_args()
+    if docs_common.skipped_for_kernel(args):
+        return 77
 
     with open(args.doc, encoding="utf-8") as f:
         text = f.read()
