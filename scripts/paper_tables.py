@@ -647,6 +647,26 @@ def limits_text(runs, outdir):
           "\\end{itemize}\n")
 
 
+def provenance_table(runs, outdir):
+    """Where each figure and table of the paper comes from."""
+    prim = NUM["p-path"]
+    every = " and ".join("\\texttt{results/%s/\\allowbreak %s}" % (tex(r["folder"]), tex(r["file"]))
+                         for r in runs)
+    lib = "\\texttt{paper/numbers.c}: the library's models, sizings and bit layout (no measurement)"
+    body = [
+        ["\\cref{fig:worked,tab:worked}", lib],
+        ["\\cref{fig:models,tab:space}", lib],
+        ["\\cref{fig:fpr,tab:fpr,tab:lookup,fig:pareto}", "primary run: %s" % prim],
+        ["\\cref{tab:decision}", "\\texttt{paper/numbers.c} (bits/key) and the primary run (ns/lookup)"],
+        ["\\cref{tab:cost-lsm,tab:cost-join}", "primary run, with the stated cost of a false positive"],
+        ["\\cref{tab:machines,fig:lookup,fig:insert,fig:kernels,tab:kernels,fig:threads,tab:threads}",
+         "every run: %s" % every],
+    ]
+    write(outdir, "tab-provenance.tex", table(">{\\raggedright\\arraybackslash}p{0.36\\linewidth} "
+                                              ">{\\raggedright\\arraybackslash}p{0.56\\linewidth}",
+                                              ["figure or table", "generated from"], body))
+
+
 def runs_text(runs, all_folders, outdir):
     used = {r["folder"] for r in runs}
     lines = ["\\begin{itemize}"]
@@ -840,6 +860,7 @@ def main():
     machine_table(runs, args.out)
     runs_text(runs, [f for f in args.all_folders.split(",") if f], args.out)
     limits_text(runs, args.out)
+    provenance_table(runs, args.out)
     lookup_table(runs[0], args.out)
     fpr_table(runs[0], args.out)
     quoted_results(runs[0], args.out)
