@@ -15,7 +15,7 @@
 #   --1gib            add the 1 GiB filter to the kernel benchmark
 #   --repetitions N   repeat every benchmark N times; JSON keeps each run, plots use medians
 #   --out DIR         write the JSON and plots into DIR (default results/<machine>)
-#   --machine NAME    the results folder name (default: sanitised CPU model + cores)
+#   --machine NAME    the results folder name (default: CPU model, cores, best kernel)
 #   --no-plots        skip plot.py
 #   -- ARGS           passed to blockfilter_bench (e.g. --benchmark_filter=REGEX)
 # Environment: BF_BENCH_BUILD (default build-bench-release).
@@ -81,14 +81,35 @@ rm -f "$log"
 exe="$build/bench/blockfilter_bench"
 
 # 3. Where the results go. The machine name is the CPU model (lower case,
-# runs of other characters turned into '-') and the core count, so two runs
-# on the same kind of machine share a folder whatever its host name.
+# runs of other characters turned into '-'), the core count and the best
+# SBBF kernel the CPU can run, so two runs on the same kind of machine share
+# a folder whatever its host name, and two CPUs that report the same model
+# but run different kernels (a VM that hides AVX-512, one that exposes it)
+# do not.
+best_kernel() {
+  # The library's dispatch rule (lib/cpu.c) read from the flags the kernel
+  # reports; Linux drops the AVX/AVX-512 flags when the OS does not save
+  # that register state, as XGETBV would tell the library.
+  local flags
+  flags=" $(sed -n 's/^\(flags\|Features\)[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n1) "
+  has() { for f in "$@"; do case "$flags" in *" $f "*) ;; *) return 1 ;; esac; done; }
+  case "$(uname -m)" in
+    x86_64|i?86)
+      if has popcnt avx avx2 bmi2 avx512f avx512bw avx512vl; then echo avx512
+      elif has popcnt avx avx2 bmi2; then echo avx2
+      else echo scalar; fi ;;
+    aarch64) [ "$(printf '\001\000' | od -An -tu2 | tr -d ' ')" = 1 ] && echo neon || echo scalar ;;
+    *) echo scalar ;;
+  esac
+}
+auto_machine=0
 if [ -z "$machine" ]; then
+  auto_machine=1
   model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n1)
   [ -n "$model" ] || model=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)
   [ -n "$model" ] || model=$(uname -m)
   machine=$(printf '%s' "$model" | tr 'A-Z' 'a-z' | sed -e 's/([rR]\{1\})//g; s/(tm)//g; s/ cpu / /g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
-  machine="$machine-$(nproc)c"
+  machine="$machine-$(nproc)c-$(best_kernel)"
 fi
 [ -n "$out" ] || out="results/$machine"
 mkdir -p "$out"
@@ -106,6 +127,13 @@ color=false; [ -t 1 ] && color=true
 "$exe" "${modeflag[@]}" "${extra[@]}" --benchmark_out="$json.part" --benchmark_out_format=json \
   --benchmark_color=$color
 mv "$json.part" "$json"
+# The folder's kernel suffix is read from /proc/cpuinfo; the library's own
+# dispatch (first of the supported kernels, best first) must agree.
+if [ "$auto_machine" = 1 ]; then
+  lib_best=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"].get("bf_kernels_supported","").split(",")[0])' "$json" 2>/dev/null || true)
+  [ -z "$lib_best" ] || [ "$machine" = "${machine%-*}-$lib_best" ] ||
+    echo "bench.sh: warning: the library's best kernel is $lib_best, the folder name says ${machine##*-}" >&2
+fi
 
 # 4. Plots and the summary.
 if [ "$plots" = 1 ]; then
