@@ -10,6 +10,7 @@
  * Usage: test_scalable_threads [keys]   (default 200000)
  */
 #include "blockfilter.h"
+#include "testutil.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -30,12 +31,8 @@ typedef struct arg {
     unsigned id;
 } arg;
 
-static uint64_t mix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+/* Key i: splitmix64 of i. */
+static uint64_t mix(uint64_t i) { return tu_next(&i); }
 
 static void *writer(void *p) {
     shared *s = p;
