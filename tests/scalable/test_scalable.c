@@ -519,6 +519,14 @@ Test(batch, contains_equals_single) {
     cr_expect_eq(bf_scalable_contains_hashes(f, q, 2 * n, got), ones);
     cr_expect(memcmp(got, want, 2 * n) == 0);
     cr_expect_eq(bf_scalable_contains_hashes(f, q, 2 * n, NULL), ones);
+    /* From a misaligned array. */
+    uint8_t *raw = malloc(2 * n * 8 + 8);
+    cr_assert_not_null(raw);
+    memcpy(raw + 5, q, 2 * n * 8);
+    memset(got, 7, 2 * n);
+    cr_expect_eq(bf_scalable_contains_hashes(f, (const uint64_t *)(void *)(raw + 5), 2 * n, got), ones);
+    cr_expect(memcmp(got, want, 2 * n) == 0, "misaligned hashes answer differently");
+    free(raw);
     cr_expect_eq(bf_scalable_contains_hashes(f, NULL, 0, NULL), 0u);
     cr_expect_eq(bf_scalable_contains_hashes(NULL, q, 5, got), 0u);
     /* Every inserted key found by every path. */
