@@ -414,6 +414,150 @@ BF_API int bf_filter_load_file(bf_filter **out, const char *path);
 #define BF_MAP_PREFAULT 2u /* read the whole file in now (MAP_POPULATE) */
 BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags);
 
+/* ------------------------------------------------------------------------ */
+/* Scalable SBBF: a chain of split-block Bloom filters                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Scalable split-block Bloom filter (Almeida, Baquero, Preguica and
+ * Hutchison 2007): a chain of SBBF layers for sets whose size is not known
+ * in advance. Layer 0 is sized for `capacity` keys at target fpp_0; layer
+ * i+1 holds `expansion` x layer i's keys at fpp_{i+1} = ratio * fpp_i, so
+ * fpp_i = fpp_0 r^i. Each layer is an SBBF with the fewest 32-byte blocks
+ * whose exact model FPR at its capacity is <= fpp_i (bf_sbbf_compact_bytes),
+ * using the process default kernel (BLOCKFILTER_KERNEL honoured) chosen when
+ * the chain is created; every layer of a chain uses that kernel.
+ *
+ * The compound FPR of a chain of layers with FPRs p_i is 1 - prod(1 - p_i)
+ * (a foreign key is a false positive unless every layer rejects it; the
+ * layers hold disjoint keys, so the events are independent). fpp_0 is the
+ * largest q with prod_{i>=0} (1 - q r^i) >= 1 - fpp over an UNBOUNDED chain,
+ * so no number of layers ever pushes the compound FPR past the requested
+ * fpp. It lies between the union bound fpp (1 - r) (since 1 - prod(1 - x_i)
+ * <= sum x_i = q / (1 - r)) and fpp; at fpp = 1 %, r = 0.5 it is 0.5017 %.
+ * A non-scaling chain has one layer, at fpp_0 = fpp. docs/families.md,
+ * "Scalable SBBF", has the derivation and the memory cost.
+ *
+ * add writes a key only if no layer may already hold it (newest layer
+ * first): duplicates, and keys that are false positives of the chain, do not
+ * consume capacity. A layer is full when its count reaches its capacity; the
+ * next new key then appends a layer (BF_EFULL instead on a non-scaling
+ * chain). So every layer but the newest holds exactly its capacity, and the
+ * newest at least one key. Lookups probe newest first and stop at the first
+ * hit.
+ *
+ * Limits: capacity >= 1; fpp in (0, 1); expansion 1..BF_SCALABLE_MAX_EXPANSION;
+ * ratio in (0, 1); at most BF_SCALABLE_MAX_LAYERS layers and
+ * BF_SCALABLE_MAX_BYTES bitset bytes over the chain, and every layer within
+ * the SBBF's own limit; a chain that cannot grow within them (or whose next
+ * layer's capacity or target would overflow or underflow) refuses the key
+ * with BF_ETOOBIG, nothing changed.
+ *
+ * Thread safety: as the SBBF's plain calls: contains calls (single, batch,
+ * byte-string), get_info, get_layer and seed may run concurrently with each
+ * other; add, set_seed, clear, write_layer and free need exclusive access.
+ */
+typedef struct bf_scalable bf_scalable;
+
+#define BF_SCALABLE_NONSCALING 1u /* flag: never grow; a full filter refuses
+                                     adds with BF_EFULL */
+#define BF_SCALABLE_DEFAULT_EXPANSION 2u
+#define BF_SCALABLE_DEFAULT_RATIO 0.5
+#define BF_SCALABLE_MAX_EXPANSION 32768u
+#define BF_SCALABLE_MAX_LAYERS 64u
+#define BF_SCALABLE_MAX_BYTES ((uint64_t)1 << 40) /* 1 TiB over all layers */
+
+typedef struct bf_scalable_params {
+    uint64_t capacity;  /* keys the first layer holds, >= 1 */
+    double fpp;         /* compound target, in (0, 1) */
+    unsigned expansion; /* layer growth factor 1..BF_SCALABLE_MAX_EXPANSION;
+                           0 = default (2) */
+    double ratio;       /* per-layer tightening in (0, 1); 0 = default (0.5) */
+    unsigned flags;     /* BF_SCALABLE_NONSCALING; other bits: BF_EINVAL */
+} bf_scalable_params;
+
+/** A chain with one empty layer. BF_EINVAL for invalid parameters,
+ *  BF_ETOOBIG if layer 0 exceeds a limit, BF_EKERNEL if BLOCKFILTER_KERNEL
+ *  names an unusable kernel, BF_ENOMEM. */
+BF_API int bf_scalable_new(bf_scalable **out, const bf_scalable_params *params);
+BF_API void bf_scalable_free(bf_scalable *f);
+
+/* Adds a key unless some layer may already hold it. *added (may be NULL):
+ * true if the key was written (it counts toward capacity), false if it was
+ * already (maybe) present and nothing changed. Grows the chain when the
+ * newest layer is at capacity. BF_EFULL: non-scaling and full, nothing
+ * changed. BF_ENOMEM / BF_ETOOBIG: the chain could not grow, nothing
+ * changed. BF_EREADONLY on a view. */
+BF_API int bf_scalable_add_hash(bf_scalable *f, uint64_t hash, bool *added);
+BF_API bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash);
+/* Batches: added[i] / out[i] are 0 or 1 (arrays may be NULL). add stops at
+ * the first error; *done (may be NULL) = keys processed. Keys of one batch
+ * are added in order, exactly as single adds would be (a repeat within the
+ * batch is not added twice). contains returns the number of 1s. */
+BF_API int bf_scalable_add_hashes(bf_scalable *f, const uint64_t *hashes, size_t n,
+                                  uint8_t *added, size_t *done);
+BF_API size_t bf_scalable_contains_hashes(const bf_scalable *f, const uint64_t *hashes,
+                                          size_t n, uint8_t *out);
+/* Byte strings, XXH64 with the filter's seed (0 = Parquet's hash). */
+BF_API int bf_scalable_add(bf_scalable *f, const void *data, size_t len, bool *added);
+BF_API bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len);
+/** Keyed mode: only on an empty filter (no key added, every bit clear),
+ *  BF_EINVAL otherwise; BF_EREADONLY on a view. */
+BF_API int bf_scalable_set_seed(bf_scalable *f, uint64_t seed);
+BF_API uint64_t bf_scalable_seed(const bf_scalable *f);
+/** Back to one empty layer 0 (the seed is kept). BF_EREADONLY on a view. */
+BF_API int bf_scalable_clear(bf_scalable *f);
+
+typedef struct bf_scalable_info {
+    uint64_t capacity;   /* sum of the layers' capacities */
+    uint64_t count;      /* keys added (adds that returned added = true) */
+    uint64_t num_bytes;  /* bitset bytes over all layers */
+    size_t num_layers;
+    unsigned expansion;
+    double fpp;          /* the requested compound target */
+    double ratio;
+    unsigned flags;
+    double fill_ratio;   /* set bits / bits over all layers */
+    double est_fpp;      /* FPR as the filter stands: 1 - prod(1 - exact FPR_now(layer)) */
+    double bound_fpp;    /* compound model FPR if every layer were at capacity (<= fpp) */
+} bf_scalable_info;
+/** O(bytes): counts the set bits of every layer. */
+BF_API int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out);
+
+/* One layer, 0 = oldest. BF_EINVAL if i >= the number of layers. */
+typedef struct bf_scalable_layer {
+    uint64_t capacity;   /* keys it is sized for */
+    uint64_t count;      /* keys added to it */
+    double fpp;          /* its target */
+    const bf_sbbf *sbbf; /* its bitset (owned by the chain; valid until the
+                            chain is freed or cleared) */
+} bf_scalable_layer;
+BF_API int bf_scalable_get_layer(const bf_scalable *f, size_t i, bf_scalable_layer *out);
+
+/* Rebuilding a stored chain (RDB load, chunked restore): a chain with the
+ * given parameters, seed and layer descriptions (capacity, count, bitset
+ * bytes each), every bitset zero. Validates that the layers are what the
+ * parameters imply -> BF_ECORRUPT otherwise: 1..BF_SCALABLE_MAX_LAYERS
+ * layers (exactly 1 if non-scaling); layer i's capacity exactly
+ * capacity * expansion^i and its bytes what bf_scalable_new and growth
+ * give for (capacity_i, fpp_i); every layer but the last exactly full
+ * (count == capacity); the last with 1 <= count <= capacity (0 allowed
+ * only when it is the only layer). Invalid parameters (or layers NULL):
+ * BF_EINVAL. Then the bitsets are filled with bf_scalable_write_layer. */
+typedef struct bf_scalable_layer_desc {
+    uint64_t capacity;
+    uint64_t count;
+    uint64_t num_bytes;
+} bf_scalable_layer_desc;
+BF_API int bf_scalable_restore(bf_scalable **out, const bf_scalable_params *params,
+                               uint64_t seed, const bf_scalable_layer_desc *layers,
+                               size_t num_layers);
+/* Copies len bytes into layer i's bitset at offset (bounds-checked:
+ * BF_EINVAL outside the bitset or for a layer that does not exist;
+ * BF_EREADONLY on a view). */
+BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
+                                   const void *src, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

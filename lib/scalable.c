@@ -1,0 +1,772 @@
+/*
+ * The scalable SBBF family: a chain of SBBF layers (Almeida et al. 2007).
+ * include/blockfilter.h ("Scalable SBBF") has the contract and
+ * docs/families.md ("Scalable SBBF") the derivation of the layer targets.
+ *
+ * When the family joins the generic layer's ops table, its row points at:
+ *   create        bf_scalable_new (n = initial capacity, default expansion
+ *                 and ratio), destroy bf_scalable_free
+ *   insert        bf_scalable_add_hash (BF_EFULL on a full non-scaling chain)
+ *   contains      bf_scalable_contains_hash / bf_scalable_contains_hashes
+ *   clear, seed   bf_scalable_clear, bf_scalable_set_seed / bf_scalable_seed
+ *   size_for      bf__scalable_size_for; model FPR bf__scalable_model
+ *   stats         bf__scalable_stats; num_bytes from bf_scalable_get_info
+ *   header words  bf__scalable_params_to_words / _from_words (p0..p3)
+ *   payload       bf__scalable_payload_size / _encode / _decode (copy or
+ *                 zero-copy view: layers are then SBBF views over the
+ *                 caller's bytes and the chain is read-only)
+ * (declared in lib/scalable.h). Merge and remove: unsupported.
+ *
+ * Representation: an array of layers, oldest first, each an SBBF object
+ * (owned, or a view) with its capacity, count and target. Every layer uses
+ * the kernel the chain was created with, so a chain's bits and answers do
+ * not depend on when it grew. The byte-string seed lives in the chain and
+ * is copied into each layer's SBBF, so bf_sbbf_contains on a layer from
+ * bf_scalable_get_layer hashes as the chain does.
+ */
+#include "scalable.h"
+
+#include "sbbf.h"
+
+#include <math.h>
+
+typedef struct scal_layer {
+    bf_sbbf *sbbf;     /* owned bitset, or a view over caller bytes */
+    uint64_t capacity; /* keys it is sized for */
+    uint64_t count;    /* keys added to it */
+    double fpp;        /* its target fpp_i */
+} scal_layer;
+
+/* Parameters with defaults filled in, validated. */
+typedef struct scal_params {
+    uint64_t capacity;
+    double fpp;
+    double fpp0;
+    double ratio;
+    unsigned expansion;
+    unsigned flags;
+} scal_params;
+
+struct bf_scalable {
+    scal_layer *layers; /* oldest first */
+    size_t num_layers;
+    size_t cap_layers;  /* allocated entries of layers */
+    scal_params p;      /* as given, defaults filled in */
+    uint64_t seed;
+    /* Sums over the layers. */
+    uint64_t count;
+    uint64_t capacity;
+    uint64_t num_bytes;
+    const char *kernel; /* every layer's kernel (a static name) */
+    bool readonly;
+};
+
+/* ---- parameters and layer shapes ------------------------------------------ */
+
+
+/* Lower bound of ln prod_{i>=0} (1 - q r^i) for 0 < q < 1, 0 < r < 1.
+ * Terms are summed exactly while they matter; the tail from term N on is
+ * bounded with ln(1 - y) >= -y / (1 - y) and y_j <= y_N:
+ *   sum_{j>=N} ln(1 - y_j) >= -(sum_{j>=N} y_j) / (1 - y_N)
+ *                           = -y_N / ((1 - r)(1 - y_N)),
+ * so the result never exceeds the true value (up to rounding, which the
+ * caller's margin covers). */
+static double log_prod_lower(double q, double r) {
+    double sum = 0.0, y = q;
+    const double negligible = q * 0x1p-60;
+    for (unsigned i = 0; i < 20000 && y > negligible; i++) {
+        sum += log1p(-y);
+        y *= r;
+    }
+    return sum - y / ((1.0 - r) * (1.0 - y));
+}
+
+/* Layer 0's target: the largest q (to about 1e-13 relative) with
+ * prod_{i>=0} (1 - q r^i) >= 1 - fpp, by bisection on the lower bound above
+ * with a relative margin of 1e-9 for rounding. The union bound
+ * q = fpp (1 - r) is always safe (1 - prod(1 - y_i) <= sum y_i = q/(1-r)),
+ * so the answer is never below it; it is always below fpp (layer 0 alone
+ * would use the whole budget). */
+static double solve_fpp0(double fpp, double r) {
+    const double safe = fpp * (1.0 - r);
+    const double need = log1p(-fpp * (1.0 - 1e-9)); /* slightly above ln(1 - fpp) */
+    double lo = safe, hi = fpp;
+    if (log_prod_lower(lo, r) < need) return safe; /* bound too loose (r near 1) */
+    for (int it = 0; it < 200 && hi - lo > lo * 1e-13; it++) {
+        double mid = lo + (hi - lo) / 2;
+        if (log_prod_lower(mid, r) >= need)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int params_check(const bf_scalable_params *in, scal_params *p) {
+    if (!in) return BF_EINVAL;
+    if (in->capacity < 1 || !bf_fpp_valid(in->fpp)) return BF_EINVAL;
+    if (in->flags & ~BF_SCALABLE_NONSCALING) return BF_EINVAL;
+    unsigned expansion = in->expansion ? in->expansion : BF_SCALABLE_DEFAULT_EXPANSION;
+    if (expansion > BF_SCALABLE_MAX_EXPANSION) return BF_EINVAL;
+    double ratio = in->ratio == 0.0 ? BF_SCALABLE_DEFAULT_RATIO : in->ratio;
+    if (!(ratio > 0.0 && ratio < 1.0)) return BF_EINVAL; /* also NaN */
+    p->capacity = in->capacity;
+    p->fpp = in->fpp;
+    p->ratio = ratio;
+    p->expansion = expansion;
+    p->flags = in->flags;
+    /* A non-scaling chain is one layer: it may spend the whole budget. */
+    p->fpp0 = (in->flags & BF_SCALABLE_NONSCALING) ? in->fpp : solve_fpp0(in->fpp, ratio);
+    return BF_OK;
+}
+
+/* Bytes of a layer for (capacity, fpp_i): compact SBBF sizing. Anything the
+ * SBBF cannot meet (too many bytes, a target underflowed to 0) is
+ * BF_ETOOBIG: the chain cannot grow that far. */
+static int layer_bytes(uint64_t capacity, double fpp, uint64_t *bytes) {
+    if (!(fpp > 0.0)) return BF_ETOOBIG;
+    size_t b;
+    int rc = bf_sbbf_compact_bytes(capacity, fpp, &b);
+    if (rc) return BF_ETOOBIG;
+    *bytes = b;
+    return BF_OK;
+}
+
+/* Layer i+1's capacity and target from layer i's. */
+static int next_shape(const scal_params *p, uint64_t cap, double fpp, uint64_t *ncap,
+                      double *nfpp) {
+    if (bf_mul_overflow(cap, p->expansion, ncap)) return BF_ETOOBIG;
+    *nfpp = fpp * p->ratio;
+    if (!(*nfpp > 0.0)) return BF_ETOOBIG;
+    return BF_OK;
+}
+
+/* ---- creation and layers ------------------------------------------------- */
+
+static void chain_destroy(bf_scalable *f) {
+    if (!f) return;
+    for (size_t i = 0; i < f->num_layers; i++) bf_sbbf_free(f->layers[i].sbbf);
+    bf__free(f->layers);
+    bf__free(f);
+}
+
+/* An empty chain object with room for `room` layers, and no layer yet. */
+static int chain_alloc(bf_scalable **out, const scal_params *p, uint64_t seed, size_t room,
+                       const char *kernel) {
+    bf_scalable *f = bf__calloc(1, sizeof *f);
+    if (!f) return BF_ENOMEM;
+    f->layers = bf__calloc(room, sizeof *f->layers);
+    if (!f->layers) {
+        bf__free(f);
+        return BF_ENOMEM;
+    }
+    f->cap_layers = room;
+    f->p = *p;
+    f->seed = seed;
+    f->kernel = kernel;
+    *out = f;
+    return BF_OK;
+}
+
+/* The kernel new chains get (process default), by its static name. */
+static int default_kernel(const char **name) {
+    const bf_kernel *k = bf__sbbf_kernel_default();
+    if (!k) return BF_EKERNEL;
+    *name = k->name;
+    return BF_OK;
+}
+
+/* Appends an owned, zeroed layer; f must have room for it. */
+static int push_layer(bf_scalable *f, uint64_t capacity, double fpp, uint64_t bytes) {
+    bf_sbbf *s = NULL;
+    if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    int rc = bf_sbbf_new_bytes_kernel(&s, (size_t)bytes, f->kernel);
+    if (rc) return rc;
+    s->seed = f->seed;
+    f->layers[f->num_layers++] = (scal_layer){s, capacity, 0, fpp};
+    f->capacity += capacity;
+    f->num_bytes += bytes;
+    return BF_OK;
+}
+
+int bf_scalable_new(bf_scalable **out, const bf_scalable_params *params) {
+    if (!out) return BF_EINVAL;
+    scal_params p;
+    int rc = params_check(params, &p);
+    if (rc) return rc;
+    uint64_t bytes;
+    rc = layer_bytes(p.capacity, p.fpp0, &bytes);
+    if (rc) return rc;
+    if (bytes > BF_SCALABLE_MAX_BYTES) return BF_ETOOBIG;
+    const char *kernel;
+    rc = default_kernel(&kernel);
+    if (rc) return rc;
+    bf_scalable *f;
+    rc = chain_alloc(&f, &p, 0, (p.flags & BF_SCALABLE_NONSCALING) ? 1 : 4, kernel);
+    if (rc) return rc;
+    rc = push_layer(f, p.capacity, p.fpp0, bytes);
+    if (rc) {
+        chain_destroy(f);
+        return rc;
+    }
+    *out = f;
+    return BF_OK;
+}
+
+void bf_scalable_free(bf_scalable *f) { chain_destroy(f); }
+
+/* Appends the next layer. Nothing changes on failure. */
+static int grow(bf_scalable *f) {
+    if (f->p.flags & BF_SCALABLE_NONSCALING) return BF_EFULL;
+    if (f->num_layers >= BF_SCALABLE_MAX_LAYERS) return BF_ETOOBIG;
+    const scal_layer *last = &f->layers[f->num_layers - 1];
+    uint64_t cap, bytes, cap_sum, byte_sum;
+    double fpp;
+    int rc = next_shape(&f->p, last->capacity, last->fpp, &cap, &fpp);
+    if (rc) return rc;
+    if (bf_add_overflow(f->capacity, cap, &cap_sum)) return BF_ETOOBIG;
+    rc = layer_bytes(cap, fpp, &bytes);
+    if (rc) return rc;
+    if (bf_add_overflow(f->num_bytes, bytes, &byte_sum) || byte_sum > BF_SCALABLE_MAX_BYTES)
+        return BF_ETOOBIG;
+    if (f->num_layers == f->cap_layers) {
+        size_t room = f->cap_layers * 2;
+        if (room > BF_SCALABLE_MAX_LAYERS) room = BF_SCALABLE_MAX_LAYERS;
+        scal_layer *a = bf__calloc(room, sizeof *a);
+        if (!a) return BF_ENOMEM;
+        memcpy(a, f->layers, f->num_layers * sizeof *a);
+        bf__free(f->layers);
+        f->layers = a;
+        f->cap_layers = room;
+    }
+    return push_layer(f, cap, fpp, bytes);
+}
+
+/* ---- lookups ------------------------------------------------------------- */
+
+static inline bool layer_has(const scal_layer *l, uint64_t h) {
+    const bf_sbbf *s = l->sbbf;
+    return s->kernel->contains(s->data, s->num_blocks, h);
+}
+
+bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash) {
+    if (!f) return false;
+    for (size_t i = f->num_layers; i-- > 0;)
+        if (layer_has(&f->layers[i], hash)) return true;
+    return false;
+}
+
+bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len) {
+    if (!f || (!data && len)) return false;
+    return bf_scalable_contains_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
+}
+
+/* Keys per batch step: the compaction buffers live on the stack. */
+#define CHUNK 256
+
+/* out[j] = 1 if some layer of [lo, hi) may hold h[j], for m <= CHUNK keys;
+ * returns the number of 1s. Newest layer first over every key, then each
+ * older layer over the keys still undecided, compacted so the kernel's
+ * batch loop runs over contiguous hashes. */
+static size_t range_undecided(const bf_scalable *f, size_t lo, size_t hi, const uint64_t *h,
+                              size_t m, uint8_t *out) {
+    const bf_sbbf *s = f->layers[hi - 1].sbbf;
+    size_t found = s->kernel->contains_batch(s->data, s->num_blocks, h, m, out);
+    if (hi - 1 == lo || found == m) return found;
+    uint64_t keys[CHUNK];
+    uint16_t idx[CHUNK];
+    uint8_t hit[CHUNK];
+    size_t k = 0;
+    for (size_t j = 0; j < m; j++) {
+        keys[k] = bf_sbbf_load_hash(h + j);
+        idx[k] = (uint16_t)j;
+        k += !out[j];
+    }
+    for (size_t l = hi - 1; l-- > lo && k;) {
+        s = f->layers[l].sbbf;
+        size_t got = s->kernel->contains_batch(s->data, s->num_blocks, keys, k, hit);
+        if (!got) continue;
+        found += got;
+        size_t k2 = 0;
+        for (size_t t = 0; t < k; t++) {
+            out[idx[t]] |= hit[t];
+            keys[k2] = keys[t];
+            idx[k2] = idx[t];
+            k2 += !hit[t];
+        }
+        k = k2;
+    }
+    return found;
+}
+
+/* Every layer over every key, answers OR-ed. */
+static size_t range_or(const bf_scalable *f, size_t lo, size_t hi, const uint64_t *h, size_t m,
+                       uint8_t *out) {
+    uint8_t hit[CHUNK];
+    const bf_sbbf *s = f->layers[hi - 1].sbbf;
+    s->kernel->contains_batch(s->data, s->num_blocks, h, m, out);
+    for (size_t l = hi - 1; l-- > lo;) {
+        s = f->layers[l].sbbf;
+        s->kernel->contains_batch(s->data, s->num_blocks, h, m, hit);
+        for (size_t j = 0; j < m; j++) out[j] |= hit[j];
+    }
+    size_t found = 0;
+    for (size_t j = 0; j < m; j++) found += out[j];
+    return found;
+}
+
+static size_t range_single(const bf_scalable *f, size_t lo, size_t hi, const uint64_t *h,
+                           size_t m, uint8_t *out) {
+    size_t found = 0;
+    for (size_t j = 0; j < m; j++) {
+        uint64_t x = bf_sbbf_load_hash(h + j);
+        uint8_t o = 0;
+        for (size_t l = hi; l-- > lo;)
+            if (layer_has(&f->layers[l], x)) {
+                o = 1;
+                break;
+            }
+        out[j] = o;
+        found += o;
+    }
+    return found;
+}
+
+size_t bf__scalable_contains_hashes_mode(const bf_scalable *f, const uint64_t *hashes, size_t n,
+                                         uint8_t *out, int mode) {
+    if (!f || !n || !hashes) return 0;
+    uint8_t local[CHUNK];
+    size_t found = 0;
+    for (size_t i = 0; i < n; i += CHUNK) {
+        size_t m = n - i < CHUNK ? n - i : CHUNK;
+        uint8_t *o = out ? out + i : local;
+        switch (mode) {
+        case 1: found += range_or(f, 0, f->num_layers, hashes + i, m, o); break;
+        case 2: found += range_single(f, 0, f->num_layers, hashes + i, m, o); break;
+        default: found += range_undecided(f, 0, f->num_layers, hashes + i, m, o); break;
+        }
+    }
+    return found;
+}
+
+size_t bf_scalable_contains_hashes(const bf_scalable *f, const uint64_t *hashes, size_t n,
+                                   uint8_t *out) {
+    return bf__scalable_contains_hashes_mode(f, hashes, n, out, 0);
+}
+
+/* ---- adds ---------------------------------------------------------------- */
+
+/* Writes a key known to be absent from every layer into the newest,
+ * growing first if it is full. Nothing changes on failure. */
+static int put_new(bf_scalable *f, uint64_t hash) {
+    scal_layer *l = &f->layers[f->num_layers - 1];
+    if (l->count >= l->capacity) {
+        int rc = grow(f);
+        if (rc) return rc;
+        l = &f->layers[f->num_layers - 1];
+    }
+    bf_sbbf *s = l->sbbf;
+    s->kernel->insert(s->bits, s->num_blocks, hash);
+    l->count++;
+    f->count++;
+    return BF_OK;
+}
+
+int bf_scalable_add_hash(bf_scalable *f, uint64_t hash, bool *added) {
+    if (!f) return BF_EINVAL;
+    if (f->readonly) return BF_EREADONLY;
+    if (bf_scalable_contains_hash(f, hash)) {
+        if (added) *added = false;
+        return BF_OK;
+    }
+    int rc = put_new(f, hash);
+    if (rc) return rc;
+    if (added) *added = true;
+    return BF_OK;
+}
+
+int bf_scalable_add(bf_scalable *f, const void *data, size_t len, bool *added) {
+    if (!f || (!data && len)) return BF_EINVAL;
+    return bf_scalable_add_hash(f, bf_hash_xxh64_seeded(data, len, f->seed), added);
+}
+
+/* In steps of CHUNK keys: the layers older than the newest at the start of
+ * the step do not change during it, so they are probed for the whole step
+ * with the batch lookup; then each key, in order, is checked against the
+ * newest layer(s) (which this step's keys change) and written if absent.
+ * The outcome is exactly that of n single adds. */
+int bf_scalable_add_hashes(bf_scalable *f, const uint64_t *hashes, size_t n, uint8_t *added,
+                           size_t *done) {
+    if (done) *done = 0;
+    if (!f || (!hashes && n)) return BF_EINVAL;
+    if (f->readonly) return BF_EREADONLY;
+    uint8_t old[CHUNK];
+    for (size_t i = 0; i < n; i += CHUNK) {
+        size_t m = n - i < CHUNK ? n - i : CHUNK;
+        size_t base = f->num_layers - 1; /* newest at the step's start */
+        if (base > 0)
+            range_undecided(f, 0, base, hashes + i, m, old);
+        else
+            memset(old, 0, m);
+        for (size_t j = 0; j < m; j++) {
+            uint64_t h = bf_sbbf_load_hash(hashes + i + j);
+            bool present = old[j];
+            for (size_t l = f->num_layers; !present && l-- > base;)
+                present = layer_has(&f->layers[l], h);
+            if (!present) {
+                int rc = put_new(f, h);
+                if (rc) {
+                    if (done) *done = i + j;
+                    return rc;
+                }
+            }
+            if (added) added[i + j] = !present;
+        }
+        if (done) *done = i + m;
+    }
+    return BF_OK;
+}
+
+/* ---- seed, clear, info --------------------------------------------------- */
+
+static bool layer_clear(const scal_layer *l) {
+    const bf_sbbf *s = l->sbbf;
+    for (uint64_t i = 0; i < s->num_bytes; i++)
+        if (s->data[i]) return false;
+    return true;
+}
+
+int bf_scalable_set_seed(bf_scalable *f, uint64_t seed) {
+    if (!f) return BF_EINVAL;
+    if (f->readonly) return BF_EREADONLY;
+    if (seed == f->seed) return BF_OK;
+    if (f->count) return BF_EINVAL;
+    for (size_t i = 0; i < f->num_layers; i++)
+        if (!layer_clear(&f->layers[i])) return BF_EINVAL;
+    f->seed = seed;
+    for (size_t i = 0; i < f->num_layers; i++) f->layers[i].sbbf->seed = seed;
+    return BF_OK;
+}
+
+uint64_t bf_scalable_seed(const bf_scalable *f) { return f ? f->seed : 0; }
+
+int bf_scalable_clear(bf_scalable *f) {
+    if (!f) return BF_EINVAL;
+    if (f->readonly) return BF_EREADONLY;
+    while (f->num_layers > 1) {
+        scal_layer *l = &f->layers[--f->num_layers];
+        f->capacity -= l->capacity;
+        f->num_bytes -= l->sbbf->num_bytes;
+        bf_sbbf_free(l->sbbf);
+        *l = (scal_layer){0};
+    }
+    bf_sbbf *s = f->layers[0].sbbf;
+    memset(s->bits, 0, (size_t)s->num_bytes);
+    f->layers[0].count = 0;
+    f->count = 0;
+    return BF_OK;
+}
+
+bool bf__scalable_is_readonly(const bf_scalable *f) { return f->readonly; }
+
+int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out) {
+    if (!f || !out) return BF_EINVAL;
+    uint64_t set = 0;
+    double pass_now = 1.0, pass_bound = 1.0;
+    for (size_t i = 0; i < f->num_layers; i++) {
+        const scal_layer *l = &f->layers[i];
+        bf_sbbf_stats st;
+        bf_sbbf_get_stats(l->sbbf, &st);
+        set += st.bits_set;
+        pass_now *= 1.0 - st.est_fpp;
+        pass_bound *= 1.0 - bf_sbbf_model_fpp(l->sbbf->num_bytes, l->capacity);
+    }
+    bf_scalable_info info = {
+        .capacity = f->capacity,
+        .count = f->count,
+        .num_bytes = f->num_bytes,
+        .num_layers = f->num_layers,
+        .expansion = f->p.expansion,
+        .fpp = f->p.fpp,
+        .ratio = f->p.ratio,
+        .flags = f->p.flags,
+        .fill_ratio = (double)set / ((double)f->num_bytes * 8.0),
+        .est_fpp = 1.0 - pass_now,
+        .bound_fpp = 1.0 - pass_bound,
+    };
+    *out = info;
+    return BF_OK;
+}
+
+int bf_scalable_get_layer(const bf_scalable *f, size_t i, bf_scalable_layer *out) {
+    if (!f || !out || i >= f->num_layers) return BF_EINVAL;
+    const scal_layer *l = &f->layers[i];
+    *out = (bf_scalable_layer){l->capacity, l->count, l->fpp, l->sbbf};
+    return BF_OK;
+}
+
+int bf__scalable_stats(const bf_scalable *f, bf_stats *out) {
+    if (!f || !out) return BF_EINVAL;
+    bf_scalable_info info;
+    int rc = bf_scalable_get_info(f, &info);
+    if (rc) return rc;
+    uint64_t cells = f->num_bytes * 8u;
+    bf_stats st = {
+        .num_bytes = f->num_bytes,
+        .inserted = f->count,
+        .cells = cells,
+        .cells_set = (uint64_t)llround(info.fill_ratio * (double)cells),
+        .fill_ratio = info.fill_ratio,
+        .est_keys = (double)f->count,
+        .est_fpp = info.est_fpp,
+        .k = 8,
+        .fp_bits = 0,
+        .kernel = f->kernel,
+    };
+    *out = st;
+    return BF_OK;
+}
+
+/* ---- sizing and the model ------------------------------------------------ */
+
+int bf__scalable_size_for(uint64_t n, double fpp, uint64_t *num_bytes, double *model_fpp) {
+    if (!num_bytes || !model_fpp) return BF_EINVAL;
+    bf_scalable_params in = {.capacity = n, .fpp = fpp};
+    scal_params p;
+    int rc = params_check(&in, &p);
+    if (rc) return rc;
+    uint64_t bytes;
+    rc = layer_bytes(p.capacity, p.fpp0, &bytes);
+    if (rc) return rc;
+    *num_bytes = bytes;
+    *model_fpp = bf_sbbf_model_fpp(bytes, n);
+    return BF_OK;
+}
+
+int bf__scalable_model(const bf_scalable_params *params, uint64_t n, double *model_fpp,
+                       uint64_t *num_bytes) {
+    if (!model_fpp || !num_bytes) return BF_EINVAL;
+    scal_params p;
+    int rc = params_check(params, &p);
+    if (rc) return rc;
+    uint64_t cap = p.capacity, left = n, total = 0;
+    double fpp = p.fpp0, pass = 1.0;
+    for (size_t i = 0;; i++) {
+        uint64_t bytes;
+        if (i >= BF_SCALABLE_MAX_LAYERS) return BF_ETOOBIG;
+        rc = layer_bytes(cap, fpp, &bytes);
+        if (rc) return rc;
+        if (bf_add_overflow(total, bytes, &total) || total > BF_SCALABLE_MAX_BYTES)
+            return BF_ETOOBIG;
+        uint64_t here = left < cap ? left : cap;
+        pass *= 1.0 - bf_sbbf_model_fpp(bytes, here);
+        left -= here;
+        if (!left) break;
+        if (p.flags & BF_SCALABLE_NONSCALING) return BF_EFULL;
+        rc = next_shape(&p, cap, fpp, &cap, &fpp);
+        if (rc) return rc;
+    }
+    *model_fpp = 1.0 - pass;
+    *num_bytes = total;
+    return BF_OK;
+}
+
+/* ---- restore ------------------------------------------------------------- */
+
+/* Whether a stored layer's bytes are what sizing gives for (capacity, fpp).
+ * Equal to this build's answer, or, should another platform's libm have
+ * rounded the model differently at a boundary, the fewest blocks meeting
+ * the target by the model up to 1e-9 relative. */
+static bool bytes_match(uint64_t capacity, double fpp, uint64_t expect, uint64_t got) {
+    if (got == expect) return true;
+    if (got < BF_SBBF_BLOCK_BYTES || got % BF_SBBF_BLOCK_BYTES || got > BF_SBBF_MAX_BYTES)
+        return false;
+    uint64_t z = got / BF_SBBF_BLOCK_BYTES;
+    double ez = (double)expect / BF_SBBF_BLOCK_BYTES;
+    if (fabs((double)z - ez) > 1.0) return false;
+    if (!(bf__sbbf_fpp_blocks(z, (double)capacity) <= fpp * (1.0 + 1e-9))) return false;
+    return z == 1 || bf__sbbf_fpp_blocks(z - 1, (double)capacity) > fpp * (1.0 - 1e-9);
+}
+
+/* Checks descriptions against the parameters (see bf_scalable_restore) and
+ * creates the chain: zeroed owned layers, or (view_base != NULL) views over
+ * view_base + the layers' offsets, contiguous in order. */
+static int restore_chain(bf_scalable **out, const scal_params *p, uint64_t seed,
+                         const bf_scalable_layer_desc *d, size_t n, const uint8_t *view_base) {
+    if (n < 1 || n > BF_SCALABLE_MAX_LAYERS) return BF_ECORRUPT;
+    if ((p->flags & BF_SCALABLE_NONSCALING) && n != 1) return BF_ECORRUPT;
+    uint64_t cap = p->capacity, total = 0, cap_sum = 0;
+    double fpp = p->fpp0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && next_shape(p, cap, fpp, &cap, &fpp)) return BF_ECORRUPT;
+        uint64_t bytes;
+        if (layer_bytes(cap, fpp, &bytes)) return BF_ECORRUPT;
+        if (d[i].capacity != cap || !bytes_match(cap, fpp, bytes, d[i].num_bytes))
+            return BF_ECORRUPT;
+        if (bf_add_overflow(total, d[i].num_bytes, &total) || total > BF_SCALABLE_MAX_BYTES)
+            return BF_ECORRUPT;
+        if (bf_add_overflow(cap_sum, cap, &cap_sum)) return BF_ECORRUPT;
+        if (d[i].count > cap) return BF_ECORRUPT;
+        if (i + 1 < n && d[i].count != cap) return BF_ECORRUPT;
+        if (i + 1 == n && n > 1 && d[i].count == 0) return BF_ECORRUPT;
+    }
+    const char *kernel;
+    int rc = default_kernel(&kernel);
+    if (rc) return rc;
+    bf_scalable *f;
+    rc = chain_alloc(&f, p, seed, n, kernel);
+    if (rc) return rc;
+    uint64_t off = 0;
+    fpp = p->fpp0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) fpp *= p->ratio; /* as next_shape, which succeeded above */
+        if (view_base) {
+            bf_sbbf *s = NULL;
+            rc = bf_sbbf_view_kernel(&s, view_base + off, (size_t)d[i].num_bytes, kernel);
+            if (!rc) {
+                s->seed = seed;
+                f->layers[f->num_layers++] = (scal_layer){s, d[i].capacity, 0, fpp};
+                f->capacity += d[i].capacity;
+                f->num_bytes += d[i].num_bytes;
+            }
+            off += d[i].num_bytes;
+        } else {
+            rc = push_layer(f, d[i].capacity, fpp, d[i].num_bytes);
+        }
+        if (rc) {
+            chain_destroy(f);
+            return rc;
+        }
+        f->layers[i].count = d[i].count;
+        f->count += d[i].count;
+    }
+    f->readonly = view_base != NULL;
+    *out = f;
+    return BF_OK;
+}
+
+int bf_scalable_restore(bf_scalable **out, const bf_scalable_params *params, uint64_t seed,
+                        const bf_scalable_layer_desc *layers, size_t num_layers) {
+    if (!out || (!layers && num_layers)) return BF_EINVAL;
+    scal_params p;
+    int rc = params_check(params, &p);
+    if (rc) return rc;
+    return restore_chain(out, &p, seed, layers, num_layers, NULL);
+}
+
+int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset, const void *src,
+                            size_t len) {
+    if (!f || (!src && len)) return BF_EINVAL;
+    if (f->readonly) return BF_EREADONLY;
+    if (i >= f->num_layers) return BF_EINVAL;
+    bf_sbbf *s = f->layers[i].sbbf;
+    uint64_t end;
+    if (bf_add_overflow(offset, len, &end) || end > s->num_bytes) return BF_EINVAL;
+    if (len) memcpy(s->bits + offset, src, len);
+    return BF_OK;
+}
+
+/* ---- native-format words and payload ------------------------------------- */
+
+static uint64_t double_bits(double d) {
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+static double bits_double(uint64_t u) {
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+void bf__scalable_params_to_words(const bf_scalable *f, uint64_t p[4]) {
+    p[0] = f->p.capacity;
+    p[1] = double_bits(f->p.fpp);
+    p[2] = (uint64_t)f->p.expansion | (uint64_t)f->p.flags << 32;
+    p[3] = double_bits(f->p.ratio);
+}
+
+int bf__scalable_params_from_words(const uint64_t p[4], bf_scalable_params *out) {
+    if (!p || !out) return BF_EINVAL;
+    bf_scalable_params in = {
+        .capacity = p[0],
+        .fpp = bits_double(p[1]),
+        .expansion = (unsigned)(uint32_t)p[2],
+        .ratio = bits_double(p[3]),
+        .flags = (unsigned)(p[2] >> 32),
+    };
+    /* Stored parameters are explicit: no "0 = default". */
+    if (in.expansion == 0 || in.ratio == 0.0) return BF_ECORRUPT;
+    scal_params chk;
+    if (params_check(&in, &chk)) return BF_ECORRUPT;
+    *out = in;
+    return BF_OK;
+}
+
+#define DIR_HEAD 32u
+#define DIR_ENTRY 32u
+
+uint64_t bf__scalable_payload_size(const bf_scalable *f) {
+    return DIR_HEAD + DIR_ENTRY * (uint64_t)f->num_layers + f->num_bytes;
+}
+
+int bf__scalable_payload_encode(const bf_scalable *f, void *buf, size_t cap, size_t *written) {
+    if (!f || !buf) return BF_EINVAL;
+    uint64_t need = bf__scalable_payload_size(f);
+    if (need > cap) return BF_EBUFSIZE;
+    uint8_t *b = buf;
+    memset(b, 0, DIR_HEAD + DIR_ENTRY * f->num_layers);
+    bf_store_le64(b, f->num_layers);
+    uint8_t *e = b + DIR_HEAD, *bits = e + DIR_ENTRY * f->num_layers;
+    for (size_t i = 0; i < f->num_layers; i++, e += DIR_ENTRY) {
+        const scal_layer *l = &f->layers[i];
+        bf_store_le64(e, l->capacity);
+        bf_store_le64(e + 8, l->count);
+        bf_store_le64(e + 16, l->sbbf->num_bytes);
+        memcpy(bits, l->sbbf->data, (size_t)l->sbbf->num_bytes);
+        bits += l->sbbf->num_bytes;
+    }
+    if (written) *written = (size_t)need;
+    return BF_OK;
+}
+
+int bf__scalable_payload_decode(bf_scalable **out, const bf_scalable_params *params,
+                                uint64_t seed, const void *buf, size_t len, bool view) {
+    if (!out || (!buf && len)) return BF_EINVAL;
+    scal_params p;
+    int rc = params_check(params, &p);
+    if (rc) return rc;
+    const uint8_t *b = buf;
+    if (len < DIR_HEAD) return BF_ETRUNCATED;
+    uint64_t n = bf_load_le64(b);
+    if (n < 1 || n > BF_SCALABLE_MAX_LAYERS) return BF_ECORRUPT;
+    for (unsigned w = 1; w < 4; w++)
+        if (bf_load_le64(b + 8 * w)) return BF_ECORRUPT;
+    uint64_t dir = DIR_HEAD + DIR_ENTRY * n;
+    if (len < dir) return BF_ETRUNCATED;
+    bf_scalable_layer_desc d[BF_SCALABLE_MAX_LAYERS];
+    uint64_t total = dir;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *e = b + DIR_HEAD + DIR_ENTRY * i;
+        d[i].capacity = bf_load_le64(e);
+        d[i].count = bf_load_le64(e + 8);
+        d[i].num_bytes = bf_load_le64(e + 16);
+        if (bf_load_le64(e + 24)) return BF_ECORRUPT;
+        if (bf_add_overflow(total, d[i].num_bytes, &total)) return BF_ECORRUPT;
+    }
+    if (len < total) return BF_ETRUNCATED;
+    if (len > total) return BF_ECORRUPT;
+    bf_scalable *f;
+    rc = restore_chain(&f, &p, seed, d, (size_t)n, view ? b + dir : NULL);
+    if (rc) return rc;
+    if (!view) {
+        const uint8_t *bits = b + dir;
+        for (size_t i = 0; i < f->num_layers; i++) {
+            bf_sbbf *s = f->layers[i].sbbf;
+            memcpy(s->bits, bits, (size_t)s->num_bytes);
+            bits += s->num_bytes;
+        }
+    }
+    *out = f;
+    return BF_OK;
+}
