@@ -112,7 +112,7 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
         return rm.ReplyWithError(ctx, "Nonscaling filters cannot expand");
     if (has_expansion && o.expansion < 1)
         return rm.ReplyWithError(ctx, "ERR expansion should be greater or equal to 1");
-    if (o.expansion > UINT32_MAX) return rm.ReplyWithError(ctx, "ERR bad expansion");
+    if (o.expansion > BF_SCALABLE_MAX_EXPANSION) return rm.ReplyWithError(ctx, "ERR bad expansion");
 
     RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
     void *v;
@@ -273,7 +273,7 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     }
     if (items < 0 || items == argc) return rm.WrongArity(ctx);
     if (!(o.error_rate > 0 && o.error_rate < 1) || o.capacity < 1 || o.expansion < 1 ||
-        o.expansion > UINT32_MAX)
+        o.expansion > BF_SCALABLE_MAX_EXPANSION)
         return rm.ReplyWithError(ctx, "Bad argument received");
     return add_common(ctx, argv[1], argv + items, (size_t)(argc - items), &o, nocreate, true);
 }

@@ -25,7 +25,7 @@ typedef struct bfm_bf {
  * The data chunks that follow carry the bitsets, concatenated oldest first. */
 #define BFM_BF_MAGIC "BFSC"
 #define BFM_BF_HEADER_VERSION 1u
-#define BFM_BF_MAX_LAYERS 4096u
+#define BFM_BF_MAX_LAYERS BF_SCALABLE_MAX_LAYERS
 
 int bfm_bf_new(bfm_bf **out, const bf_scalable_params *params, uint64_t seed);
 void bfm_bf_free(bfm_bf *b);
