@@ -88,6 +88,21 @@ class Client:
             self._fill()
 
     def _bytes(self, n):
+        if n >= (1 << 20) and len(self.buf) < n + 2:
+            # A large bulk string: receive straight into its buffer.
+            out = bytearray(n + 2)
+            have = len(self.buf)
+            out[:have] = self.buf
+            self.buf.clear()
+            view = memoryview(out)
+            while have < n + 2:
+                got = self.sock.recv_into(view[have:])
+                if not got:
+                    raise ConnectionError("connection closed by the server")
+                have += got
+            view.release()
+            del out[n:]
+            return bytes(out)
         while len(self.buf) < n + 2:
             self._fill()
         data = bytes(self.buf[:n])
