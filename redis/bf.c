@@ -172,6 +172,47 @@ static void hash_buf_free(hash_buf *hb) {
     }
 }
 
+/* Growth guard. Each new layer tightens its FPR target by the chain's
+ * ratio, and below about 1e-6 an SBBF's bits per key climb steeply (65 bits
+ * at 1e-6, 618 at 1e-10, 3347 at 1e-12): a chain that keeps growing (say
+ * EXPANSION 1 and a small capacity) would soon ask for gigabytes per layer
+ * for a handful of items. A layer is added only if its bitset costs at most
+ * this many bits per item of its capacity; past that the chain refuses adds
+ * as RedisBloom does when growth fails. */
+#define MAX_GROWTH_BITS_PER_ITEM 512.0
+
+static bool growth_allowed(const bfm_bf *b, const bf_scalable_layer *last) {
+    if (b->params.flags & BF_SCALABLE_NONSCALING) return true; /* the library says full */
+    if (last->capacity > UINT64_MAX / b->params.expansion) return false;
+    uint64_t cap = last->capacity * b->params.expansion;
+    size_t bytes;
+    if (bf_sbbf_compact_bytes(cap, last->fpp * b->params.ratio, &bytes) != BF_OK) return false;
+    return (double)bytes * 8.0 <= MAX_GROWTH_BITS_PER_ITEM * (double)cap;
+}
+
+/* Adds hashes in order, as bf_scalable_add_hashes, but checks the growth
+ * guard whenever the newest layer is full. */
+static int add_guarded(bfm_bf *b, const uint64_t *h, size_t n, uint8_t *flag, size_t *done) {
+    *done = 0;
+    while (*done < n) {
+        bf_scalable_layer last;
+        bf_scalable_get_layer(b->sc, bfm_bf_num_layers(b) - 1, &last);
+        uint64_t room = last.capacity - last.count;
+        size_t take = n - *done;
+        if (room == 0) {
+            if (!growth_allowed(b, &last)) return BF_ETOOBIG;
+            take = 1;
+        } else if (room < take) {
+            take = (size_t)room;
+        }
+        size_t d = 0;
+        int rc = bf_scalable_add_hashes(b->sc, h + *done, take, flag + *done, &d);
+        *done += d;
+        if (rc != BF_OK) return rc;
+    }
+    return BF_OK;
+}
+
 /* Adds items to the filter at keyname, creating it with o unless nocreate.
  * multi: reply with an array (BF.MADD, BF.INSERT) rather than one value. */
 static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModuleString **items,
@@ -199,7 +240,7 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
         return rm.ReplyWithError(ctx, "ERR Insufficient memory");
     }
     size_t done = 0;
-    int rc = bf_scalable_add_hashes(b->sc, hb.h, n, hb.flag, &done);
+    int rc = add_guarded(b, hb.h, n, hb.flag, &done);
     if (created && done == 0) {
         /* A new filter that took nothing: leave the key as it was. */
         bfm_bf_free(b);

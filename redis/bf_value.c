@@ -119,7 +119,9 @@ int bfm_bf_from_header(bfm_bf **out, const void *buf, size_t len) {
     uint64_t seed = bfm_get64(&r);
     if (n == 0 || n > BFM_BF_MAX_LAYERS || len != 48 + 24 * (size_t)n + 8) return BF_EFORMAT;
     if (!bfm_checksum_ok(buf, len)) return BF_ECORRUPT;
-    if ((flags & ~1u) || res0 || res1) return BF_ECORRUPT;
+    /* Stored parameters are the effective ones: 0 ("the default") never. */
+    if ((flags & ~1u) || res0 || res1 || p.expansion == 0 || !(p.ratio > 0 && p.ratio < 1))
+        return BF_ECORRUPT;
     p.flags = (flags & 1u) ? BF_SCALABLE_NONSCALING : 0;
     bf_scalable_layer_desc *d = calloc(n, sizeof *d);
     if (!d) return BF_ENOMEM;
