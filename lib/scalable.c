@@ -64,37 +64,59 @@ struct bf_scalable {
 /* ---- parameters and layer shapes ------------------------------------------ */
 
 
-/* Lower bound of ln prod_{i>=0} (1 - q r^i) for 0 < q < 1, 0 < r < 1.
- * Terms are summed exactly while they matter; the tail from term N on is
- * bounded with ln(1 - y) >= -y / (1 - y) and y_j <= y_N:
+/* Lower bound L(q) of ln prod_{i>=0} (1 - q r^i) for 0 < q < 1, 0 < r < 1,
+ * and its derivative in q. Terms are summed exactly while y_i = q r^i >=
+ * q 2^-20 (so the number of terms N depends on r only); the tail from
+ * term N on is bounded with ln(1 - y) >= -y / (1 - y) and y_j <= y_N:
  *   sum_{j>=N} ln(1 - y_j) >= -(sum_{j>=N} y_j) / (1 - y_N)
  *                           = -y_N / ((1 - r)(1 - y_N)),
- * so the result never exceeds the true value (up to rounding, which the
- * caller's margin covers). */
-static double log_prod_lower(double q, double r) {
-    double sum = 0.0, y = q;
-    const double negligible = q * 0x1p-60;
-    for (unsigned i = 0; i < 20000 && y > negligible; i++) {
-        sum += log1p(-y);
-        y *= r;
+ * so L never exceeds the true value (up to rounding, which the caller's
+ * margin covers); it is loose by O(y_N^2 / (1 - r)), far below that margin.
+ * L is a sum of concave functions of q, so it is concave and decreasing. */
+static double log_prod_lower(double q, double r, double *deriv) {
+    double sum = 0.0, d = 0.0, x = 1.0; /* x = r^i */
+    for (unsigned i = 0; i < 100000 && x >= 0x1p-20; i++) {
+        sum += log1p(-q * x);
+        d -= x / (1.0 - q * x);
+        x *= r;
     }
-    return sum - y / ((1.0 - r) * (1.0 - y));
+    const double y = q * x, c = 1.0 / (1.0 - r);
+    *deriv = d - c * x / ((1.0 - y) * (1.0 - y));
+    return sum - c * y / (1.0 - y);
 }
 
-/* Layer 0's target: the largest q (to about 1e-13 relative) with
- * prod_{i>=0} (1 - q r^i) >= 1 - fpp, by bisection on the lower bound above
- * with a relative margin of 1e-9 for rounding. The union bound
+/* Layer 0's target: the largest q (to about 1e-11 relative) with
+ * L(q) >= ln(1 - fpp (1 - 1e-9)), i.e. prod_{i>=0} (1 - q r^i) >= 1 - fpp
+ * with a relative margin of 1e-9 for rounding. Newton's method from
+ * q = fpp: on a concave decreasing function, started where it is
+ * negative, every step stays at or above the root and converges
+ * quadratically; the result is then nudged down until L confirms it (or
+ * bisected, should rounding get in the way). The union bound
  * q = fpp (1 - r) is always safe (1 - prod(1 - y_i) <= sum y_i = q/(1-r)),
  * so the answer is never below it; it is always below fpp (layer 0 alone
  * would use the whole budget). */
 static double solve_fpp0(double fpp, double r) {
     const double safe = fpp * (1.0 - r);
     const double need = log1p(-fpp * (1.0 - 1e-9)); /* slightly above ln(1 - fpp) */
-    double lo = safe, hi = fpp;
-    if (log_prod_lower(lo, r) < need) return safe; /* bound too loose (r near 1) */
-    for (int it = 0; it < 200 && hi - lo > lo * 1e-13; it++) {
+    double q = fpp, d;
+    for (int it = 0; it < 100; it++) {
+        double g = log_prod_lower(q, r, &d) - need;
+        if (g >= 0) break;
+        double next = q - g / d; /* g < 0, d < 0: next < q */
+        if (!(next < q)) break;
+        bool done = q - next <= q * 1e-13;
+        q = next;
+        if (done) break;
+    }
+    for (int k = 0; k < 8; k++) {
+        if (q <= safe) return safe;
+        if (log_prod_lower(q, r, &d) >= need) return q;
+        q -= q * 1e-12 * (double)(1 << (3 * k));
+    }
+    double lo = safe, hi = q;
+    for (int it = 0; it < 200 && hi - lo > lo * 1e-12; it++) {
         double mid = lo + (hi - lo) / 2;
-        if (log_prod_lower(mid, r) >= need)
+        if (log_prod_lower(mid, r, &d) >= need)
             lo = mid;
         else
             hi = mid;

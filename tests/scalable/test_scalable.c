@@ -134,6 +134,18 @@ Test(targets, fpp0_is_the_largest_safe_start) {
                       eps[e], rs[r], q);
             bf_scalable_free(f);
         }
+    /* Random targets and ratios. */
+    uint64_t st = 2024;
+    for (int i = 0; i < 200; i++) {
+        double e = pow(10.0, -6.0 + 5.7 * (double)(tu_next(&st) >> 11) * 0x1p-53);
+        double r = 0.01 + 0.98 * (double)(tu_next(&st) >> 11) * 0x1p-53;
+        bf_scalable *g = make(10, e, 1, r, 0);
+        bf_scalable_layer l;
+        bf_scalable_get_layer(g, 0, &l);
+        cr_expect(prod_pass(l.fpp, r) >= 1.0L - e, "eps %.17g r %.17g: unsafe", e, r);
+        cr_expect(prod_pass(l.fpp * (1 + 1e-6), r) < 1.0L - e, "eps %.17g r %.17g: not tight", e, r);
+        bf_scalable_free(g);
+    }
     /* The figure quoted in the header and docs. */
     bf_scalable *f = make(100, 0.01, 2, 0.5, 0);
     bf_scalable_layer l;

@@ -5,6 +5,13 @@
  * fpp. Prints one table row per configuration (docs/families.md quotes
  * them): layers, bits per key against a right-sized SBBF, model, the
  * filter's own estimate and the measured rate.
+ *
+ * The model is an expectation over random filters; the first layers have
+ * a few blocks each (layer 0: 5 blocks for 100 keys) and vary a lot from
+ * one set of keys to another, so a given chain sits below or above it by
+ * more than the query noise. The exact FPR of the chain as it stands
+ * (get_info's est_fpp, from the bits) is what the measured rate must match
+ * both ways; the model is the promise it must stay under.
  */
 #include "scalable_util.h"
 
@@ -67,7 +74,7 @@ static void grow_and_measure(const config *c) {
             "| %g %% | %u | %g | %s | %zu | %llu | %.2f | %.2f | %.3f %% | %.3f %% | %.3f %% | %+.1f |\n",
             c->fpp * 100, c->expansion, c->ratio, c->batch ? "batch" : "single", in.num_layers,
             (unsigned long long)in.count, in.num_bytes * 8.0 / N, right * 8.0 / N, model * 100,
-            in.est_fpp * 100, measured * 100, (measured - model) / sd_model);
+            in.est_fpp * 100, measured * 100, (measured - in.est_fpp) / sd_est);
     /* The model is within the promise, at the keys held and at capacity. */
     cr_expect(model <= c->fpp, "compound model %g > fpp %g", model, c->fpp);
     cr_expect(in.bound_fpp <= c->fpp, "bound %g > fpp %g", in.bound_fpp, c->fpp);
@@ -87,7 +94,7 @@ static void grow_and_measure(const config *c) {
 }
 
 Test(fpr, grown_from_100_to_1e6_at_1_percent) {
-    fprintf(stderr, "| fpp | expansion | ratio | calls | layers | added | bits/key | right-sized SBBF bits/key | compound model | estimate | measured | z |\n");
+    fprintf(stderr, "| fpp | expansion | ratio | calls | layers | added | bits/key | right-sized SBBF bits/key | compound model | estimate | measured | z vs estimate |\n");
     config c = {0.01, 2, 0.5, 0};
     grow_and_measure(&c);
 }
