@@ -166,7 +166,8 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
         return rm.ReplyWithError(ctx, "Maximum expansions reached");
     }
     /* RESP3 booleans except for CF.INSERTNX, which answers 1 / 0 / -1. */
-    bool bools = bfm_resp3(ctx) && (!nx || !multi);
+    bool resp3 = bfm_resp3(ctx);
+    bool bools = resp3 && (!nx || !multi);
     bool changed = created;
     if (multi) rm.ReplyWithArray(ctx, (long)n);
     for (size_t i = 0; i < n; i++) {
@@ -181,7 +182,7 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
                 rm.ReplyWithLongLong(ctx, r == BFM_CF_INSERTED);
         } else if (!multi) {
             rm.ReplyWithError(ctx, r == BFM_CF_NOSPACE ? "Filter is full" : "ERR Insufficient memory");
-        } else if (bfm_resp3(ctx) && !nx) {
+        } else if (resp3 && !nx) {
             rm.ReplyWithBool(ctx, 0);
         } else {
             rm.ReplyWithLongLong(ctx, -1);

@@ -86,15 +86,19 @@ bool bfm_resp3(RedisModuleCtx *ctx) {
            (rm.GetContextFlags(ctx) & REDISMODULE_CTX_FLAGS_RESP3);
 }
 
+/* ReplyWithBool answers :1 / :0 to a RESP2 client and #t / #f to a RESP3
+ * one, and ReplyWithMap a flat array of 2n elements to RESP2: no need to
+ * ask for the protocol (GetContextFlags computes every context flag, a
+ * measurable part of a BF.EXISTS). */
 void bfm_reply_bool(RedisModuleCtx *ctx, bool b) {
-    if (bfm_resp3(ctx))
+    if (rm.ReplyWithBool)
         rm.ReplyWithBool(ctx, b);
     else
         rm.ReplyWithLongLong(ctx, b);
 }
 
 void bfm_reply_map(RedisModuleCtx *ctx, long pairs) {
-    if (bfm_resp3(ctx))
+    if (rm.ReplyWithMap)
         rm.ReplyWithMap(ctx, pairs);
     else
         rm.ReplyWithArray(ctx, 2 * pairs);
