@@ -25,7 +25,6 @@
 
 RedisModuleType *bfm_bf_type;
 
-#define BF_ENCVER 1 /* RDB encoding version of the type */
 
 static const char *status_error(bfm_key_status st) {
     return st == BFM_KEY_WRONGTYPE ? REDISMODULE_ERRORMSG_WRONGTYPE : "ERR not found";
@@ -473,37 +472,12 @@ static int cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         if (key) rm.CloseKey(key);
         return rm.ReplyWithError(ctx, status_error(st));
     }
-    const bfm_bf *b = v;
     long long iter;
     if (rm.StringToLongLong(argv[2], &iter) != REDISMODULE_OK) {
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, "Second argument must be numeric");
     }
-    rm.ReplyWithArray(ctx, 2);
-    size_t layer;
-    uint64_t off, left;
-    if (iter == 0) {
-        size_t hl = bfm_bf_header_size(b);
-        uint8_t *h = malloc(hl);
-        if (!h) {
-            rm.ReplyWithLongLong(ctx, 0);
-            rm.ReplyWithError(ctx, "ERR Insufficient memory");
-        } else {
-            bfm_bf_header_write(b, h);
-            rm.ReplyWithLongLong(ctx, 1);
-            rm.ReplyWithStringBuffer(ctx, (const char *)h, hl);
-            free(h);
-        }
-    } else if (iter > 0 && bfm_bf_locate(b, (uint64_t)iter - 1, &layer, &off, &left)) {
-        uint64_t nb;
-        const uint8_t *bits = bfm_bf_layer(b, layer, &nb);
-        size_t len = left < BFM_CHUNK_BYTES ? (size_t)left : BFM_CHUNK_BYTES;
-        rm.ReplyWithLongLong(ctx, iter + (long long)len);
-        rm.ReplyWithStringBuffer(ctx, (const char *)bits + off, len);
-    } else {
-        rm.ReplyWithLongLong(ctx, 0);
-        rm.ReplyWithStringBuffer(ctx, "", 0);
-    }
+    bfm_dump_reply_scan(ctx, &bfm_bf_ops, v, iter, false);
     rm.CloseKey(key);
     return REDISMODULE_OK;
 }
@@ -537,18 +511,18 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, status_error(st));
     }
-    bfm_bf *b = v;
+    /* RedisBloom's three refusals, in its order; then the write. */
     const char *err = NULL;
     size_t layer;
     uint64_t off, left;
     if (iter <= 0 || (unsigned long long)iter < len)
         err = "ERR received bad data";
     else if ((unsigned long long)iter - len < 1 ||
-             !bfm_bf_locate(b, (uint64_t)iter - len - 1, &layer, &off, &left))
+             !bfm_dump_locate(&bfm_bf_ops, v, (uint64_t)iter - len - 1, &layer, &off, &left))
         err = "ERR invalid offset - no link found";
     else if (len > left)
         err = "ERR invalid chunk - Too big for current filter";
-    else if (bf_scalable_write_layer(b->sc, layer, off, data, len) != BF_OK)
+    else if (!bfm_dump_write_chunk(&bfm_bf_ops, v, iter, data, len))
         err = "ERR received bad data";
     rm.CloseKey(key);
     if (err) return rm.ReplyWithError(ctx, err);
@@ -556,165 +530,17 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
     return rm.ReplyWithSimpleString(ctx, "OK");
 }
 
-/* ---- The data type ---- */
+/* ---- The data type (dump.h does the work) ---- */
 
-/* Calls fn for every chunk of at most BFM_CHUNK_BYTES of the bitsets, in
- * order; next = 1 + the global offset after the chunk (SCANDUMP's iter). */
-typedef void (*chunk_fn)(void *arg, long long next, const uint8_t *p, size_t len);
-static void for_each_chunk(const bfm_bf *b, chunk_fn fn, void *arg) {
-    size_t n = bfm_bf_num_layers(b);
-    long long pos = 1;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t nb;
-        const uint8_t *bits = bfm_bf_layer(b, i, &nb);
-        for (uint64_t off = 0; off < nb;) {
-            size_t len = nb - off < BFM_CHUNK_BYTES ? (size_t)(nb - off) : BFM_CHUNK_BYTES;
-            pos += (long long)len;
-            fn(arg, pos, bits + off, len);
-            off += len;
-        }
-    }
-}
-
-static void rdb_chunk(void *arg, long long next, const uint8_t *p, size_t len) {
-    (void)next;
-    rm.SaveStringBuffer(arg, (const char *)p, len);
-}
-
-/* RDB v1: the dump header as a string, then the bitsets as strings of at
- * most BFM_CHUNK_BYTES each (bounded transient memory when loading). */
-static void type_rdb_save(RedisModuleIO *io, void *value) {
-    const bfm_bf *b = value;
-    size_t hl = bfm_bf_header_size(b);
-    uint8_t *h = rm.Alloc(hl);
-    bfm_bf_header_write(b, h);
-    rm.SaveStringBuffer(io, (const char *)h, hl);
-    rm.Free(h);
-    for_each_chunk(b, rdb_chunk, io);
-}
-
-static void *type_rdb_load(RedisModuleIO *io, int encver) {
-    if (encver > BF_ENCVER) {
-        rm.LogIOError(io, "warning",
-                      "BF value of encoding version %d: this module reads versions <= %d", encver,
-                      BF_ENCVER);
-        return NULL;
-    }
-    size_t hl;
-    char *h = rm.LoadStringBuffer(io, &hl);
-    if (rm.IsIOError(io) || !h) return NULL;
-    bfm_bf *b = NULL;
-    int rc = bfm_bf_from_header(&b, h, hl);
-    rm.Free(h);
-    if (rc != BF_OK) {
-        rm.LogIOError(io, "warning", "BF value: bad header (%s)", bf_strerror(rc));
-        return NULL;
-    }
-    size_t n = bfm_bf_num_layers(b);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t nb;
-        bfm_bf_layer(b, i, &nb);
-        for (uint64_t off = 0; off < nb;) {
-            size_t want = nb - off < BFM_CHUNK_BYTES ? (size_t)(nb - off) : BFM_CHUNK_BYTES;
-            size_t got;
-            char *p = rm.LoadStringBuffer(io, &got);
-            if (rm.IsIOError(io) || !p || got != want ||
-                bf_scalable_write_layer(b->sc, i, off, p, got) != BF_OK) {
-                if (p) rm.Free(p);
-                rm.LogIOError(io, "warning", "BF value: bad or short bitset data");
-                bfm_bf_free(b);
-                return NULL;
-            }
-            rm.Free(p);
-            off += got;
-        }
-    }
-    return b;
-}
-
-typedef struct aof_arg {
-    RedisModuleIO *io;
-    RedisModuleString *key;
-} aof_arg;
-
-static void aof_chunk(void *arg, long long next, const uint8_t *p, size_t len) {
-    aof_arg *a = arg;
-    rm.EmitAOF(a->io, "BF.LOADCHUNK", "slb", a->key, next, (const char *)p, len);
-}
-
-/* AOF rewrite: the LOADCHUNK commands a SCANDUMP loop would produce, so a
- * restart rebuilds the filter byte for byte. */
-static void type_aof_rewrite(RedisModuleIO *io, RedisModuleString *key, void *value) {
-    const bfm_bf *b = value;
-    size_t hl = bfm_bf_header_size(b);
-    uint8_t *h = rm.Alloc(hl);
-    bfm_bf_header_write(b, h);
-    rm.EmitAOF(io, "BF.LOADCHUNK", "slb", key, 1LL, (const char *)h, hl);
-    rm.Free(h);
-    aof_arg a = {io, key};
-    for_each_chunk(value, aof_chunk, &a);
-}
-
-static void digest_chunk(void *arg, long long next, const uint8_t *p, size_t len) {
-    (void)next;
-    rm.DigestAddStringBuffer(arg, (const char *)p, len);
-}
-
-/* DEBUG DIGEST / DIGEST-VALUE: header (parameters, seed, counts) and bits. */
-static void type_digest(RedisModuleDigest *md, void *value) {
-    const bfm_bf *b = value;
-    size_t hl = bfm_bf_header_size(b);
-    uint8_t *h = rm.Alloc(hl);
-    bfm_bf_header_write(b, h);
-    rm.DigestAddStringBuffer(md, (const char *)h, hl);
-    rm.Free(h);
-    for_each_chunk(b, digest_chunk, md);
-    rm.DigestEndSequence(md);
-}
-
-static size_t type_mem_usage(const void *value) { return bfm_bf_mem_usage(value); }
-
-static void type_free(void *value) { bfm_bf_free(value); }
-
-/* Above 64 (Redis's lazyfree threshold) UNLINK and FLUSHALL ASYNC free the
- * value in a background thread: filters over 64 MiB. */
-static size_t type_free_effort(RedisModuleString *key, const void *value) {
-    (void)key;
-    return 1 + (size_t)(bfm_bf_total_bytes(value) >> 20);
-}
-
-/* COPY: an independent filter, byte for byte the same. NULL fails COPY. */
-static void *type_copy(RedisModuleString *from, RedisModuleString *to, const void *value) {
-    (void)from;
-    (void)to;
-    bfm_bf *c = NULL;
-    return bfm_bf_clone(&c, value) == BF_OK ? c : NULL;
-}
+BFM_DUMP_TYPE_METHODS(type_methods, bfm_bf_ops, bfm_bf_mem_usage);
 
 int bfm_bf_register(RedisModuleCtx *ctx) {
-    static RedisModuleTypeMethods tm = {
-        .version = REDISMODULE_TYPE_METHOD_VERSION,
-        .rdb_load = type_rdb_load,
-        .rdb_save = type_rdb_save,
-        .aof_rewrite = type_aof_rewrite,
-        .mem_usage = type_mem_usage,
-        .digest = type_digest,
-        .free = type_free,
-        .free_effort = type_free_effort,
-        .copy = type_copy,
-    };
     /* Not RedisBloom's "MBbloom--": the encodings differ, so an RDB of one
      * must never be read by the other. */
-    bfm_bf_type = rm.CreateDataType(ctx, "BLKFLT-BF", BF_ENCVER, &tm);
+    bfm_bf_type = rm.CreateDataType(ctx, "BLKFLT-BF", bfm_bf_ops.encver, &type_methods);
     if (!bfm_bf_type) return REDISMODULE_ERR;
 
-    struct {
-        const char *name;
-        RedisModuleCmdFunc fn;
-        const char *flags;
-        bool write;
-        const char *summary;
-    } cmds[] = {
+    static const bfm_command_def cmds[] = {
         {"bf.reserve", cmd_reserve, "write deny-oom", true, "Creates an empty scalable Bloom filter"},
         {"bf.add", cmd_add, "write deny-oom", true, "Adds an item, creating the filter if needed"},
         {"bf.madd", cmd_madd, "write deny-oom", true, "Adds items, creating the filter if needed"},
@@ -726,9 +552,5 @@ int bfm_bf_register(RedisModuleCtx *ctx) {
         {"bf.scandump", cmd_scandump, "readonly", false, "Dumps a Bloom filter in chunks"},
         {"bf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a Bloom filter from SCANDUMP chunks"},
     };
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (bfm_command(ctx, cmds[i].name, cmds[i].fn, cmds[i].flags, cmds[i].write,
-                        cmds[i].summary) != REDISMODULE_OK)
-            return REDISMODULE_ERR;
-    return REDISMODULE_OK;
+    return bfm_register_commands(ctx, cmds, sizeof cmds / sizeof cmds[0]);
 }

@@ -146,42 +146,34 @@ int bfm_bf_from_header(bfm_bf **out, const void *buf, size_t len) {
     return BF_OK;
 }
 
-int bfm_bf_clone(bfm_bf **out, const bfm_bf *b) {
-    size_t hl = bfm_bf_header_size(b);
-    uint8_t *h = malloc(hl);
-    if (!h) return BF_ENOMEM;
-    bfm_bf_header_write(b, h);
-    bfm_bf *c = NULL;
-    int rc = bfm_bf_from_header(&c, h, hl);
-    free(h);
-    if (rc != BF_OK) return rc;
-    size_t n = bfm_bf_num_layers(b);
-    for (size_t i = 0; i < n && rc == BF_OK; i++) {
-        uint64_t nb;
-        const uint8_t *bits = bfm_bf_layer(b, i, &nb);
-        rc = bf_scalable_write_layer(c->sc, i, 0, bits, (size_t)nb);
-    }
-    if (rc != BF_OK) {
-        bfm_bf_free(c);
-        return rc;
-    }
-    *out = c;
-    return BF_OK;
-}
+/* ---- The dump description ---- */
 
-bool bfm_bf_locate(const bfm_bf *b, uint64_t offset, size_t *layer, uint64_t *layer_off,
-                   uint64_t *left) {
-    bf_scalable_layer l;
-    uint64_t base = 0;
-    for (size_t i = 0; bf_scalable_get_layer(b->sc, i, &l) == BF_OK; i++) {
-        uint64_t nb = bf_sbbf_num_bytes(l.sbbf);
-        if (offset - base < nb) {
-            *layer = i;
-            *layer_off = offset - base;
-            *left = nb - (offset - base);
-            return true;
-        }
-        base += nb;
-    }
-    return false;
+static size_t ops_header_size(const void *v) { return bfm_bf_header_size(v); }
+static void ops_header_write(const void *v, uint8_t *buf) { bfm_bf_header_write(v, buf); }
+static int ops_from_header(void **out, const void *buf, size_t len) {
+    bfm_bf *b = NULL;
+    int rc = bfm_bf_from_header(&b, buf, len);
+    *out = b;
+    return rc;
 }
+static size_t ops_num_parts(const void *v) { return bfm_bf_num_layers(v); }
+static const uint8_t *ops_part(const void *v, size_t i, uint64_t *len) {
+    return bfm_bf_layer(v, i, len);
+}
+static int ops_write_part(void *v, size_t i, uint64_t off, const void *src, size_t len) {
+    return bf_scalable_write_layer(((bfm_bf *)v)->sc, i, off, src, len);
+}
+static void ops_free(void *v) { bfm_bf_free(v); }
+
+const bfm_dump_ops bfm_bf_ops = {
+    .what = "BF",
+    .loadchunk_cmd = "BF.LOADCHUNK",
+    .encver = 1,
+    .header_size = ops_header_size,
+    .header_write = ops_header_write,
+    .from_header = ops_from_header,
+    .num_parts = ops_num_parts,
+    .part = ops_part,
+    .write_part = ops_write_part,
+    .free = ops_free,
+};

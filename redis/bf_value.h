@@ -10,6 +10,8 @@
 
 #include <blockfilter.h>
 
+#include "dump.h"
+
 typedef struct bfm_bf {
     bf_scalable *sc;
     bf_scalable_params params; /* as created (capacity = layer 0's) */
@@ -29,8 +31,6 @@ typedef struct bfm_bf {
 
 int bfm_bf_new(bfm_bf **out, const bf_scalable_params *params, uint64_t seed);
 void bfm_bf_free(bfm_bf *b);
-/* Copies every layer: an independent filter, byte for byte the same. */
-int bfm_bf_clone(bfm_bf **out, const bfm_bf *b);
 
 size_t bfm_bf_num_layers(const bfm_bf *b);
 /* Layer i's bitset and size. */
@@ -52,9 +52,7 @@ void bfm_bf_header_write(const bfm_bf *b, uint8_t *buf);
  * BF_ENOMEM / BF_ETOOBIG. */
 int bfm_bf_from_header(bfm_bf **out, const void *buf, size_t len);
 
-/* Position of global bitset byte `offset` (layers concatenated): the layer,
- * the offset in it, and the bytes left in that layer. false past the end. */
-bool bfm_bf_locate(const bfm_bf *b, uint64_t offset, size_t *layer, uint64_t *layer_off,
-                   uint64_t *left);
+/* The value as a header plus its layers' bitsets (dump.h). */
+extern const bfm_dump_ops bfm_bf_ops;
 
 #endif

@@ -24,7 +24,6 @@
 
 RedisModuleType *bfm_cf_type;
 
-#define CF_ENCVER 1
 /* RedisBloom's default bucket size: the least capacity is twice it. */
 #define CF_COMPAT_BUCKETSIZE 2
 #define CF_BUCKET_SLOTS 4
@@ -357,32 +356,7 @@ static int cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         if (key) rm.CloseKey(key);
         return rm.ReplyWithError(ctx, status_error(st));
     }
-    const bfm_cf *c = v;
-    rm.ReplyWithArray(ctx, 2);
-    size_t f;
-    uint64_t off, left;
-    if (pos == 0) {
-        size_t hl = bfm_cf_header_size(c);
-        uint8_t *h = malloc(hl);
-        if (!h) {
-            rm.ReplyWithLongLong(ctx, 0);
-            rm.ReplyWithError(ctx, "ERR Insufficient memory");
-        } else {
-            bfm_cf_header_write(c, h);
-            rm.ReplyWithLongLong(ctx, 1);
-            rm.ReplyWithStringBuffer(ctx, (const char *)h, hl);
-            free(h);
-        }
-    } else if (bfm_cf_locate(c, (uint64_t)pos - 1, &f, &off, &left)) {
-        uint64_t nb;
-        const uint8_t *t = bfm_cf_table(c, f, &nb);
-        size_t len = left < BFM_CHUNK_BYTES ? (size_t)left : BFM_CHUNK_BYTES;
-        rm.ReplyWithLongLong(ctx, pos + (long long)len);
-        rm.ReplyWithStringBuffer(ctx, (const char *)t + off, len);
-    } else {
-        rm.ReplyWithLongLong(ctx, 0);
-        rm.ReplyWithNull(ctx);
-    }
+    bfm_dump_reply_scan(ctx, &bfm_cf_ops, v, pos, true);
     rm.CloseKey(key);
     return REDISMODULE_OK;
 }
@@ -420,160 +394,21 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, status_error(st));
     }
-    bfm_cf *c = v;
-    size_t f;
-    uint64_t off, left;
-    bool ok = len > 0 && pos > 0 && (unsigned long long)(pos - 1) >= len &&
-              bfm_cf_locate(c, (uint64_t)pos - 1 - len, &f, &off, &left) && len <= left &&
-              bf_cuckoo_write_table(c->f[f], off, data, len) == BF_OK;
+    bool ok = len > 0 && bfm_dump_write_chunk(&bfm_cf_ops, v, pos, data, len);
     rm.CloseKey(key);
     if (!ok) return rm.ReplyWithError(ctx, "Couldn't load chunk!");
     rm.ReplicateVerbatim(ctx);
     return rm.ReplyWithSimpleString(ctx, "OK");
 }
 
-/* ---- The data type ---- */
+/* ---- The data type (dump.h does the work) ---- */
 
-typedef void (*chunk_fn)(void *arg, long long next, const uint8_t *p, size_t len);
-static void for_each_chunk(const bfm_cf *c, chunk_fn fn, void *arg) {
-    long long pos = 1;
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint64_t nb;
-        const uint8_t *t = bfm_cf_table(c, i, &nb);
-        for (uint64_t off = 0; off < nb;) {
-            size_t len = nb - off < BFM_CHUNK_BYTES ? (size_t)(nb - off) : BFM_CHUNK_BYTES;
-            pos += (long long)len;
-            fn(arg, pos, t + off, len);
-            off += len;
-        }
-    }
-}
-
-static uint8_t *header_of(const bfm_cf *c, size_t *len) {
-    *len = bfm_cf_header_size(c);
-    uint8_t *h = rm.Alloc(*len);
-    bfm_cf_header_write(c, h);
-    return h;
-}
-
-static void rdb_chunk(void *arg, long long next, const uint8_t *p, size_t len) {
-    (void)next;
-    rm.SaveStringBuffer(arg, (const char *)p, len);
-}
-
-static void type_rdb_save(RedisModuleIO *io, void *value) {
-    size_t hl;
-    uint8_t *h = header_of(value, &hl);
-    rm.SaveStringBuffer(io, (const char *)h, hl);
-    rm.Free(h);
-    for_each_chunk(value, rdb_chunk, io);
-}
-
-static void *type_rdb_load(RedisModuleIO *io, int encver) {
-    if (encver > CF_ENCVER) {
-        rm.LogIOError(io, "warning",
-                      "CF value of encoding version %d: this module reads versions <= %d", encver,
-                      CF_ENCVER);
-        return NULL;
-    }
-    size_t hl;
-    char *h = rm.LoadStringBuffer(io, &hl);
-    if (rm.IsIOError(io) || !h) return NULL;
-    bfm_cf *c = NULL;
-    int rc = bfm_cf_from_header(&c, h, hl);
-    rm.Free(h);
-    if (rc != BF_OK) {
-        rm.LogIOError(io, "warning", "CF value: bad header (%s)", bf_strerror(rc));
-        return NULL;
-    }
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint64_t nb;
-        bfm_cf_table(c, i, &nb);
-        for (uint64_t off = 0; off < nb;) {
-            size_t want = nb - off < BFM_CHUNK_BYTES ? (size_t)(nb - off) : BFM_CHUNK_BYTES;
-            size_t got;
-            char *p = rm.LoadStringBuffer(io, &got);
-            if (rm.IsIOError(io) || !p || got != want ||
-                bf_cuckoo_write_table(c->f[i], off, p, got) != BF_OK) {
-                if (p) rm.Free(p);
-                rm.LogIOError(io, "warning", "CF value: bad or short table data");
-                bfm_cf_free(c);
-                return NULL;
-            }
-            rm.Free(p);
-            off += got;
-        }
-    }
-    return c;
-}
-
-typedef struct aof_arg {
-    RedisModuleIO *io;
-    RedisModuleString *key;
-} aof_arg;
-
-static void aof_chunk(void *arg, long long next, const uint8_t *p, size_t len) {
-    aof_arg *a = arg;
-    rm.EmitAOF(a->io, "CF.LOADCHUNK", "slb", a->key, next, (const char *)p, len);
-}
-
-static void type_aof_rewrite(RedisModuleIO *io, RedisModuleString *key, void *value) {
-    size_t hl;
-    uint8_t *h = header_of(value, &hl);
-    rm.EmitAOF(io, "CF.LOADCHUNK", "slb", key, 1LL, (const char *)h, hl);
-    rm.Free(h);
-    aof_arg a = {io, key};
-    for_each_chunk(value, aof_chunk, &a);
-}
-
-static void digest_chunk(void *arg, long long next, const uint8_t *p, size_t len) {
-    (void)next;
-    rm.DigestAddStringBuffer(arg, (const char *)p, len);
-}
-
-static void type_digest(RedisModuleDigest *md, void *value) {
-    size_t hl;
-    uint8_t *h = header_of(value, &hl);
-    rm.DigestAddStringBuffer(md, (const char *)h, hl);
-    rm.Free(h);
-    for_each_chunk(value, digest_chunk, md);
-    rm.DigestEndSequence(md);
-}
-
-static size_t type_mem_usage(const void *value) { return bfm_cf_mem_usage(value); }
-static void type_free(void *value) { bfm_cf_free(value); }
-static size_t type_free_effort(RedisModuleString *key, const void *value) {
-    (void)key;
-    return 1 + (size_t)(bfm_cf_total_bytes(value) >> 20);
-}
-static void *type_copy(RedisModuleString *from, RedisModuleString *to, const void *value) {
-    (void)from;
-    (void)to;
-    bfm_cf *c = NULL;
-    return bfm_cf_clone(&c, value) == BF_OK ? c : NULL;
-}
+BFM_DUMP_TYPE_METHODS(type_methods, bfm_cf_ops, bfm_cf_mem_usage);
 
 int bfm_cf_register(RedisModuleCtx *ctx) {
-    static RedisModuleTypeMethods tm = {
-        .version = REDISMODULE_TYPE_METHOD_VERSION,
-        .rdb_load = type_rdb_load,
-        .rdb_save = type_rdb_save,
-        .aof_rewrite = type_aof_rewrite,
-        .mem_usage = type_mem_usage,
-        .digest = type_digest,
-        .free = type_free,
-        .free_effort = type_free_effort,
-        .copy = type_copy,
-    };
-    bfm_cf_type = rm.CreateDataType(ctx, "BLKFLT-CF", CF_ENCVER, &tm);
+    bfm_cf_type = rm.CreateDataType(ctx, "BLKFLT-CF", bfm_cf_ops.encver, &type_methods);
     if (!bfm_cf_type) return REDISMODULE_ERR;
-    struct {
-        const char *name;
-        RedisModuleCmdFunc fn;
-        const char *flags;
-        bool write;
-        const char *summary;
-    } cmds[] = {
+    static const bfm_command_def cmds[] = {
         {"cf.reserve", cmd_reserve, "write deny-oom", true, "Creates an empty cuckoo filter"},
         {"cf.add", cmd_add, "write deny-oom", true, "Adds an item, creating the filter if needed"},
         {"cf.addnx", cmd_add, "write deny-oom", true, "Adds an item unless it may be present"},
@@ -587,9 +422,5 @@ int bfm_cf_register(RedisModuleCtx *ctx) {
         {"cf.scandump", cmd_scandump, "readonly", false, "Dumps a cuckoo filter in chunks"},
         {"cf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a cuckoo filter from SCANDUMP chunks"},
     };
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (bfm_command(ctx, cmds[i].name, cmds[i].fn, cmds[i].flags, cmds[i].write,
-                        cmds[i].summary) != REDISMODULE_OK)
-            return REDISMODULE_ERR;
-    return REDISMODULE_OK;
+    return bfm_register_commands(ctx, cmds, sizeof cmds / sizeof cmds[0]);
 }

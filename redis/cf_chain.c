@@ -154,22 +154,6 @@ const uint8_t *bfm_cf_table(const bfm_cf *c, size_t i, uint64_t *num_bytes) {
     return bf_cuckoo_table(c->f[i]);
 }
 
-bool bfm_cf_locate(const bfm_cf *c, uint64_t offset, size_t *filter, uint64_t *filter_off,
-                   uint64_t *left) {
-    uint64_t base = 0;
-    for (uint32_t i = 0; i < c->n; i++) {
-        uint64_t nb = bf_cuckoo_table_bytes(c->f[i]);
-        if (offset - base < nb) {
-            *filter = i;
-            *filter_off = offset - base;
-            *left = nb - (offset - base);
-            return true;
-        }
-        base += nb;
-    }
-    return false;
-}
-
 size_t bfm_cf_header_size(const bfm_cf *c) { return 56 + 40 * (size_t)c->n + 8; }
 
 void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
@@ -261,21 +245,35 @@ int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {
     return BF_OK;
 }
 
-int bfm_cf_clone(bfm_cf **out, const bfm_cf *c) {
-    size_t hl = bfm_cf_header_size(c);
-    uint8_t *h = malloc(hl);
-    if (!h) return BF_ENOMEM;
-    bfm_cf_header_write(c, h);
-    bfm_cf *d = NULL;
-    int rc = bfm_cf_from_header(&d, h, hl);
-    free(h);
-    for (uint32_t i = 0; rc == BF_OK && i < c->n; i++)
-        rc = bf_cuckoo_write_table(d->f[i], 0, bf_cuckoo_table(c->f[i]),
-                                   (size_t)bf_cuckoo_table_bytes(c->f[i]));
-    if (rc != BF_OK) {
-        bfm_cf_free(d);
-        return rc;
-    }
-    *out = d;
-    return BF_OK;
+/* ---- The dump description ---- */
+
+static size_t ops_header_size(const void *v) { return bfm_cf_header_size(v); }
+static void ops_header_write(const void *v, uint8_t *buf) { bfm_cf_header_write(v, buf); }
+static int ops_from_header(void **out, const void *buf, size_t len) {
+    bfm_cf *c = NULL;
+    int rc = bfm_cf_from_header(&c, buf, len);
+    *out = c;
+    return rc;
 }
+static size_t ops_num_parts(const void *v) { return ((const bfm_cf *)v)->n; }
+static const uint8_t *ops_part(const void *v, size_t i, uint64_t *len) {
+    return bfm_cf_table(v, i, len);
+}
+static int ops_write_part(void *v, size_t i, uint64_t off, const void *src, size_t len) {
+    bfm_cf *c = v;
+    return i < c->n ? bf_cuckoo_write_table(c->f[i], off, src, len) : BF_EINVAL;
+}
+static void ops_free(void *v) { bfm_cf_free(v); }
+
+const bfm_dump_ops bfm_cf_ops = {
+    .what = "CF",
+    .loadchunk_cmd = "CF.LOADCHUNK",
+    .encver = 1,
+    .header_size = ops_header_size,
+    .header_write = ops_header_write,
+    .from_header = ops_from_header,
+    .num_parts = ops_num_parts,
+    .part = ops_part,
+    .write_part = ops_write_part,
+    .free = ops_free,
+};

@@ -21,6 +21,8 @@
 
 #include <blockfilter.h>
 
+#include "dump.h"
+
 #define BFM_CF_MAX_FILTERS 65536u
 #define BFM_CF_MAX_EXPANSION 32768u
 #define BFM_CF_MAX_TOTAL_BYTES ((uint64_t)1 << 42)
@@ -47,7 +49,6 @@ typedef enum {
 int bfm_cf_new(bfm_cf **out, uint64_t capacity, double fpp, unsigned expansion,
                unsigned max_kicks, uint64_t seed);
 void bfm_cf_free(bfm_cf *c);
-int bfm_cf_clone(bfm_cf **out, const bfm_cf *c);
 
 static inline uint64_t bfm_cf_hash(const bfm_cf *c, const void *data, size_t len) {
     return bf_hash_xxh64_seeded(data, len, c->seed);
@@ -85,8 +86,8 @@ int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len);
 
 /* Sub-filter i's table. */
 const uint8_t *bfm_cf_table(const bfm_cf *c, size_t i, uint64_t *num_bytes);
-/* As bfm_bf_locate, over the concatenated tables. */
-bool bfm_cf_locate(const bfm_cf *c, uint64_t offset, size_t *filter, uint64_t *filter_off,
-                   uint64_t *left);
+
+/* The value as a header plus its sub-filters' tables (dump.h). */
+extern const bfm_dump_ops bfm_cf_ops;
 
 #endif

@@ -130,8 +130,8 @@ const char *bfm_create_error(int status) {
                                : "ERR could not create filter";
 }
 
-int bfm_command(RedisModuleCtx *ctx, const char *name, RedisModuleCmdFunc fn, const char *flags,
-                bool write, const char *summary) {
+static int register_command(RedisModuleCtx *ctx, const char *name, RedisModuleCmdFunc fn,
+                            const char *flags, bool write, const char *summary) {
     if (rm.CreateCommand(ctx, name, fn, flags, 1, 1, 1) != REDISMODULE_OK) return REDISMODULE_ERR;
     if (!rm.GetCommand || !rm.SetCommandInfo) return REDISMODULE_OK;
     /* Key specs: how the key at argv[1] is used (ACL key permissions such
@@ -161,6 +161,14 @@ int bfm_command(RedisModuleCtx *ctx, const char *name, RedisModuleCmdFunc fn, co
     info.key_specs = specs;
     RedisModuleCommand *cmd = rm.GetCommand(ctx, name);
     if (!cmd || rm.SetCommandInfo(cmd, &info) != REDISMODULE_OK) return REDISMODULE_ERR;
+    return REDISMODULE_OK;
+}
+
+int bfm_register_commands(RedisModuleCtx *ctx, const bfm_command_def *defs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (register_command(ctx, defs[i].name, defs[i].fn, defs[i].flags, defs[i].write,
+                             defs[i].summary) != REDISMODULE_OK)
+            return REDISMODULE_ERR;
     return REDISMODULE_OK;
 }
 

@@ -55,9 +55,15 @@ int bfm_new_seed(uint64_t *seed);
 /* Error text for a library status met while creating a filter. */
 const char *bfm_create_error(int status);
 
-/* Registers a command with its flags and one key at argv[1], and (on
- * servers with command info) a key spec saying how the key is used. */
-int bfm_command(RedisModuleCtx *ctx, const char *name, RedisModuleCmdFunc fn, const char *flags,
-                bool write, const char *summary);
+/* A command with one key at argv[1]: its flags, and whether it writes the
+ * key (the key spec says so on servers with command info). */
+typedef struct bfm_command_def {
+    const char *name;
+    RedisModuleCmdFunc fn;
+    const char *flags;
+    bool write;
+    const char *summary;
+} bfm_command_def;
+int bfm_register_commands(RedisModuleCtx *ctx, const bfm_command_def *defs, size_t n);
 
 #endif

@@ -134,11 +134,12 @@ static void test_cf_chain(void) {
         size_t f = 99;
         uint64_t fo = 0, left = 0;
         for (uint32_t j = 0; j < i; j++) off += bf_cuckoo_table_bytes(c->f[j]);
-        CHECK(bfm_cf_locate(c, off, &f, &fo, &left) && f == i && fo == 0 && left == nb, "locate %u", i);
+        CHECK(bfm_dump_locate(&bfm_cf_ops, c, off, &f, &fo, &left) && f == i && fo == 0 && left == nb,
+              "locate %u", i);
         CHECK(bf_cuckoo_write_table(d->f[i], 0, t, nb) == BF_OK, "write %u", i);
     }
-    bfm_cf *e = NULL;
-    CHECK(bfm_cf_clone(&e, c) == BF_OK, "clone");
+    bfm_cf *e = bfm_dump_clone(&bfm_cf_ops, c);
+    CHECK(e != NULL, "clone");
     uint8_t *h2 = malloc(hl), *h3 = malloc(hl);
     bfm_cf_header_write(d, h2);
     bfm_cf_header_write(e, h3);
@@ -196,8 +197,8 @@ static void test_bf_value(void) {
     size_t n = bfm_bf_num_layers(b);
     CHECK(n >= 5, "%zu layers", n);
     CHECK(bfm_bf_capacity(b) >= 5000 && bfm_bf_count(b) <= 5000, "capacity / count");
-    bfm_bf *c = NULL;
-    CHECK(bfm_bf_clone(&c, b) == BF_OK, "clone");
+    bfm_bf *c = bfm_dump_clone(&bfm_bf_ops, b);
+    CHECK(c != NULL, "clone");
     size_t hl = bfm_bf_header_size(b);
     uint8_t *h = malloc(hl), *h2 = malloc(hl);
     bfm_bf_header_write(b, h);
@@ -210,14 +211,26 @@ static void test_bf_value(void) {
         CHECK(na == nb && memcmp(x, y, na) == 0, "layer %zu", i);
         size_t l = 99;
         uint64_t lo = 0, left = 0;
-        CHECK(bfm_bf_locate(b, off + na - 1, &l, &lo, &left) && l == i && lo == na - 1 && left == 1,
+        CHECK(bfm_dump_locate(&bfm_bf_ops, b, off + na - 1, &l, &lo, &left) && l == i && lo == na - 1 &&
+                  left == 1,
               "locate the last byte of layer %zu", i);
         off += na;
     }
     size_t l;
     uint64_t lo, left;
-    CHECK(!bfm_bf_locate(b, off, &l, &lo, &left), "past the end");
-    CHECK(off == bfm_bf_total_bytes(b), "total bytes");
+    CHECK(!bfm_dump_locate(&bfm_bf_ops, b, off, &l, &lo, &left), "past the end");
+    CHECK(off == bfm_bf_total_bytes(b) && off == bfm_dump_total_bytes(&bfm_bf_ops, b), "total bytes");
+    /* LOADCHUNK positions: iter = 1 + the offset after the chunk. */
+    uint64_t n0;
+    bfm_bf_layer(b, 0, &n0);
+    uint8_t ones[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    CHECK(bfm_dump_write_chunk(&bfm_bf_ops, c, 1 + 8, ones, 8), "first bytes");
+    CHECK(bfm_bf_layer(c, 0, &n0)[7] == 0xff, "written at offset 0");
+    CHECK(bfm_dump_write_chunk(&bfm_bf_ops, c, (long long)n0 + 1, ones, 8), "last bytes of layer 0");
+    CHECK(!bfm_dump_write_chunk(&bfm_bf_ops, c, (long long)n0 + 5, ones, 8), "across two layers");
+    CHECK(!bfm_dump_write_chunk(&bfm_bf_ops, c, 8, ones, 8), "before the start");
+    CHECK(!bfm_dump_write_chunk(&bfm_bf_ops, c, -1, ones, 0), "negative");
+    CHECK(!bfm_dump_write_chunk(&bfm_bf_ops, c, (long long)off + 2, ones, 1), "past the end");
     CHECK(bf_scalable_seed(c->sc) == 777, "seed kept");
     bfm_bf *x = NULL;
     CHECK(bfm_bf_from_header(&x, h, hl - 8) == BF_EFORMAT, "short");
