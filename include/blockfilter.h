@@ -279,6 +279,11 @@ BF_API unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f);
 /** Stored fingerprints equal to the key's, in its two buckets and the
  *  victim slot (how many times it may have been inserted). */
 BF_API unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash);
+/** out[i] = 1 if hashes[i] may be present, else 0 (out may be NULL);
+ *  returns the number of 1s. Prefetches the buckets of a group of keys
+ *  before testing any, so large tables answer faster than key by key. */
+BF_API size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                        uint8_t *out);
 /** Kick-out limit of inserts, 1..65535 (default 500); BF_EINVAL otherwise.
  *  A lower limit trades load factor for worst-case insert time. */
 BF_API int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks);

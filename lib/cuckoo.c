@@ -484,3 +484,7 @@ int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src, size_t
     if (len) memcpy(f->table + offset, src, len);
     return BF_OK;
 }
+
+size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n, uint8_t *out) {
+    return bf__cuckoo_contains_batch(f, hashes, n, out);
+}

@@ -33,15 +33,18 @@ static const char *status_error(bfm_key_status st) {
 /* Replicates "BF.RESERVE key error capacity [NONSCALING|EXPANSION e] SEED s"
  * describing b exactly. */
 static void replicate_reserve(RedisModuleCtx *ctx, RedisModuleString *key, const bfm_bf *b) {
-    char err[40], cap[24], exp[24], seed[24];
+    char err[40], cap[24], exp[24], ratio[40], seed[24];
     snprintf(err, sizeof err, "%.17g", b->params.fpp);
     snprintf(cap, sizeof cap, "%llu", (unsigned long long)b->params.capacity);
     snprintf(exp, sizeof exp, "%u", b->params.expansion);
+    snprintf(ratio, sizeof ratio, "%.17g", b->params.ratio);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)bf_scalable_seed(b->sc));
     if (b->params.flags & BF_SCALABLE_NONSCALING)
-        rm.Replicate(ctx, "BF.RESERVE", "sccccc", key, err, cap, "NONSCALING", "SEED", seed);
+        rm.Replicate(ctx, "BF.RESERVE", "sccccccc", key, err, cap, "NONSCALING", "RATIO", ratio, "SEED",
+                     seed);
     else
-        rm.Replicate(ctx, "BF.RESERVE", "scccccc", key, err, cap, "EXPANSION", exp, "SEED", seed);
+        rm.Replicate(ctx, "BF.RESERVE", "scccccccc", key, err, cap, "EXPANSION", exp, "RATIO", ratio,
+                     "SEED", seed);
 }
 
 /* ---- Creating ---- */
@@ -50,6 +53,7 @@ typedef struct create_opts {
     double error_rate;
     long long capacity;
     long long expansion;
+    double ratio;
     bool nonscaling;
     bool has_seed;
     uint64_t seed;
@@ -59,6 +63,7 @@ static void default_opts(create_opts *o) {
     o->error_rate = bfm_cfg.bf_error_rate;
     o->capacity = bfm_cfg.bf_initial_size;
     o->expansion = bfm_cfg.bf_expansion;
+    o->ratio = bfm_cfg.bf_ratio;
     o->nonscaling = false;
     o->has_seed = false;
     o->seed = 0;
@@ -69,6 +74,7 @@ static int create(bfm_bf **out, const create_opts *o) {
     p.capacity = (uint64_t)o->capacity;
     p.fpp = o->error_rate;
     p.expansion = (unsigned)o->expansion;
+    p.ratio = o->ratio;
     p.flags = o->nonscaling ? BF_SCALABLE_NONSCALING : 0;
     uint64_t seed = o->seed;
     if (!o->has_seed) {
@@ -78,7 +84,7 @@ static int create(bfm_bf **out, const create_opts *o) {
     return bfm_bf_new(out, &p, seed);
 }
 
-/* BF.RESERVE key error_rate capacity [EXPANSION e] [NONSCALING] [SEED s] */
+/* BF.RESERVE key error_rate capacity [EXPANSION e] [NONSCALING] [RATIO r] [SEED s] */
 static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc < 4) return rm.WrongArity(ctx);
     create_opts o;
@@ -99,6 +105,10 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
             if (rm.StringToLongLong(argv[++i], &o.expansion) != REDISMODULE_OK)
                 return rm.ReplyWithError(ctx, "ERR bad expansion");
             has_expansion = true;
+        } else if (bfm_arg_is(argv[i], "RATIO")) {
+            if (i + 1 == argc) return rm.WrongArity(ctx);
+            if (rm.StringToDouble(argv[++i], &o.ratio) != REDISMODULE_OK || !(o.ratio > 0 && o.ratio < 1))
+                return rm.ReplyWithError(ctx, "ERR bad ratio");
         } else if (bfm_arg_is(argv[i], "SEED")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (!bfm_parse_u64(argv[++i], &o.seed)) return rm.ReplyWithError(ctx, "ERR bad seed");
@@ -133,43 +143,6 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
 }
 
 /* ---- Adding ---- */
-
-/* Hashes of items[0..n) under the filter's seed into a buffer (stack for
- * small batches). */
-typedef struct hash_buf {
-    uint64_t *h;
-    uint8_t *flag;
-    uint64_t h_small[64];
-    uint8_t flag_small[64];
-} hash_buf;
-
-static bool hash_items(hash_buf *hb, uint64_t seed, RedisModuleString **items, size_t n) {
-    if (n <= 64) {
-        hb->h = hb->h_small;
-        hb->flag = hb->flag_small;
-    } else {
-        hb->h = malloc(n * sizeof *hb->h);
-        hb->flag = malloc(n);
-        if (!hb->h || !hb->flag) {
-            free(hb->h);
-            free(hb->flag);
-            return false;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const char *s = rm.StringPtrLen(items[i], &len);
-        hb->h[i] = bf_hash_xxh64_seeded(s, len, seed);
-    }
-    return true;
-}
-
-static void hash_buf_free(hash_buf *hb) {
-    if (hb->h != hb->h_small) {
-        free(hb->h);
-        free(hb->flag);
-    }
-}
 
 /* Growth guard. Each new layer tightens its FPR target by the chain's
  * ratio, and below about 1e-6 an SBBF's bits per key climb steeply (65 bits
@@ -232,8 +205,8 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, status_error(st));
     }
-    hash_buf hb;
-    if (!hash_items(&hb, bf_scalable_seed(b->sc), items, n)) {
+    bfm_hashes hb;
+    if (!bfm_hashes_of(&hb, bf_scalable_seed(b->sc), items, n)) {
         if (created) bfm_bf_free(b);
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, "ERR Insufficient memory");
@@ -257,7 +230,7 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
     if (multi) rm.ReplyWithArray(ctx, (long)(done + (err ? 1 : 0)));
     for (size_t i = 0; i < done; i++) bfm_reply_bool(ctx, hb.flag[i] != 0);
     if (err) rm.ReplyWithError(ctx, err);
-    hash_buf_free(&hb);
+    bfm_hashes_free(&hb);
     if (created) replicate_reserve(ctx, keyname, b);
     if (changed) rm.ReplicateVerbatim(ctx);
     return REDISMODULE_OK;
@@ -279,8 +252,8 @@ static int cmd_madd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     return add_common(ctx, argv[1], argv + 2, (size_t)argc - 2, &o, false, true);
 }
 
-/* BF.INSERT key [CAPACITY c] [ERROR e] [EXPANSION x] [NOCREATE] [NONSCALING]
- *           ITEMS item [item ...] */
+/* BF.INSERT key [CAPACITY c] [ERROR e] [EXPANSION x] [RATIO r] [NOCREATE]
+ *           [NONSCALING] ITEMS item [item ...] */
 static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc < 4) return rm.WrongArity(ctx);
     create_opts o;
@@ -303,6 +276,10 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToLongLong(argv[++i], &o.capacity) != REDISMODULE_OK)
                 return rm.ReplyWithError(ctx, "Bad capacity");
+        } else if (bfm_arg_is(a, "RATIO")) {
+            if (i + 1 == argc) return rm.WrongArity(ctx);
+            if (rm.StringToDouble(argv[++i], &o.ratio) != REDISMODULE_OK)
+                return rm.ReplyWithError(ctx, "Bad ratio");
         } else if (bfm_arg_is(a, "NOCREATE")) {
             nocreate = true;
         } else if (bfm_arg_is(a, "NONSCALING")) {
@@ -312,7 +289,8 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
         }
     }
     if (items < 0 || items == argc) return rm.WrongArity(ctx);
-    if (!(o.error_rate > 0 && o.error_rate < 1) || o.capacity < 1 || o.expansion < 1 ||
+    if (!(o.error_rate > 0 && o.error_rate < 1) || !(o.ratio > 0 && o.ratio < 1) || o.capacity < 1 ||
+        o.expansion < 1 ||
         o.expansion > BF_SCALABLE_MAX_EXPANSION)
         return rm.ReplyWithError(ctx, "Bad argument received");
     return add_common(ctx, argv[1], argv + items, (size_t)(argc - items), &o, nocreate, true);
@@ -349,10 +327,10 @@ static int cmd_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
         return rm.ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
     }
     size_t n = (size_t)argc - 2;
-    hash_buf hb;
+    bfm_hashes hb;
     if (st == BFM_KEY_OK) {
         bfm_bf *b = v;
-        if (!hash_items(&hb, bf_scalable_seed(b->sc), argv + 2, n)) {
+        if (!bfm_hashes_of(&hb, bf_scalable_seed(b->sc), argv + 2, n)) {
             rm.CloseKey(key);
             return rm.ReplyWithError(ctx, "ERR Insufficient memory");
         }
@@ -361,7 +339,7 @@ static int cmd_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
     if (key) rm.CloseKey(key);
     rm.ReplyWithArray(ctx, (long)n);
     for (size_t i = 0; i < n; i++) bfm_reply_bool(ctx, st == BFM_KEY_OK && hb.flag[i]);
-    if (st == BFM_KEY_OK) hash_buf_free(&hb);
+    if (st == BFM_KEY_OK) bfm_hashes_free(&hb);
     return REDISMODULE_OK;
 }
 
@@ -380,12 +358,12 @@ static int cmd_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* BF.INFO key [CAPACITY|SIZE|FILTERS|ITEMS|EXPANSION|ERROR|FILL|FPR|ALL] */
 enum info_field {
     F_CAPACITY, F_SIZE, F_FILTERS, F_ITEMS, F_EXPANSION, /* RedisBloom's */
-    F_ERROR, F_FILL, F_FPR, F_BOUND, F_KEYED,            /* this module's */
+    F_ERROR, F_RATIO, F_FILL, F_FPR, F_BOUND, F_KEYED,   /* this module's */
     F_COUNT
 };
 static const char *const info_names[F_COUNT] = {
     "Capacity", "Size", "Number of filters", "Number of items inserted", "Expansion rate",
-    "Error rate", "Fill ratio", "Estimated FPR", "FPR bound", "Keyed hashing",
+    "Error rate", "Tightening ratio", "Fill ratio", "Estimated FPR", "FPR bound", "Keyed hashing",
 };
 
 static void reply_field(RedisModuleCtx *ctx, const bfm_bf *b, const bf_scalable_info *in, int f) {
@@ -401,6 +379,7 @@ static void reply_field(RedisModuleCtx *ctx, const bfm_bf *b, const bf_scalable_
             rm.ReplyWithLongLong(ctx, b->params.expansion);
         break;
     case F_ERROR: rm.ReplyWithDouble(ctx, b->params.fpp); break;
+    case F_RATIO: rm.ReplyWithDouble(ctx, b->params.ratio); break;
     case F_FILL: rm.ReplyWithDouble(ctx, in->fill_ratio); break;
     case F_FPR: rm.ReplyWithDouble(ctx, in->est_fpp); break;
     case F_BOUND: rm.ReplyWithDouble(ctx, in->bound_fpp); break;
@@ -419,7 +398,7 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     }
     const bfm_bf *b = v;
     static const char *const words[F_COUNT] = {"CAPACITY", "SIZE", "FILTERS", "ITEMS", "EXPANSION",
-                                               "ERROR", "FILL", "FPR", "BOUND", "KEYED"};
+                                               "ERROR", "RATIO", "FILL", "FPR", "BOUND", "KEYED"};
     int lo = 0, hi = F_EXPANSION + 1; /* the fields replied: [lo, hi) */
     if (argc == 3) {
         if (bfm_arg_is(argv[2], "ALL")) {

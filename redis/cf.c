@@ -155,15 +155,16 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
             return rm.ReplyWithError(ctx, create_error(rc));
         }
         created = true;
-        rm.ModuleTypeSetValue(key, bfm_cf_type, c);
     } else if (st != BFM_KEY_OK) {
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, status_error(st));
     }
     if (c->n >= (uint64_t)bfm_cfg.cf_max_expansions) {
+        if (created) bfm_cf_free(c); /* the key stays as it was */
         rm.CloseKey(key);
         return rm.ReplyWithError(ctx, "Maximum expansions reached");
     }
+    if (created) rm.ModuleTypeSetValue(key, bfm_cf_type, c);
     /* RESP3 booleans except for CF.INSERTNX, which answers 1 / 0 / -1. */
     bool resp3 = bfm_resp3(ctx);
     bool bools = resp3 && (!nx || !multi);
@@ -246,20 +247,23 @@ static int check_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc,
         return rm.ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
     }
     const bfm_cf *c = v;
-    if (multi) rm.ReplyWithArray(ctx, argc - 2);
-    for (int i = 2; i < argc; i++) {
-        uint64_t r = 0;
-        if (st == BFM_KEY_OK) {
-            size_t len;
-            const char *s = rm.StringPtrLen(argv[i], &len);
-            uint64_t h = bfm_cf_hash(c, s, len);
-            r = count ? bfm_cf_count(c, h) : bfm_cf_contains(c, h);
+    size_t n = (size_t)argc - 2;
+    bfm_hashes hb;
+    if (st == BFM_KEY_OK) {
+        if (!bfm_hashes_of(&hb, c->seed, argv + 2, n)) {
+            rm.CloseKey(key);
+            return rm.ReplyWithError(ctx, "ERR Insufficient memory");
         }
-        if (count)
-            rm.ReplyWithLongLong(ctx, (long long)r);
-        else
-            bfm_reply_bool(ctx, r != 0);
+        if (!count) bfm_cf_contains_hashes(c, hb.h, n, hb.flag);
     }
+    if (multi) rm.ReplyWithArray(ctx, (long)n);
+    for (size_t i = 0; i < n; i++) {
+        if (count)
+            rm.ReplyWithLongLong(ctx, st == BFM_KEY_OK ? (long long)bfm_cf_count(c, hb.h[i]) : 0);
+        else
+            bfm_reply_bool(ctx, st == BFM_KEY_OK && hb.flag[i]);
+    }
+    if (st == BFM_KEY_OK) bfm_hashes_free(&hb);
     if (key) rm.CloseKey(key);
     return REDISMODULE_OK;
 }

@@ -81,6 +81,29 @@ bool bfm_cf_contains(const bfm_cf *c, uint64_t hash) {
     return false;
 }
 
+void bfm_cf_contains_hashes(const bfm_cf *c, const uint64_t *hashes, size_t n, uint8_t *out) {
+    bf_cuckoo_contains_hashes(c->f[c->n - 1], hashes, n, out);
+    if (c->n == 1) return;
+    /* Older sub-filters: the undecided keys, a group at a time. */
+    uint64_t h[256];
+    uint8_t hit[256];
+    size_t idx[256];
+    for (uint32_t i = c->n - 1; i-- > 0;) {
+        size_t k = 0;
+        for (size_t j = 0; j <= n; j++) {
+            if (j < n && !out[j]) {
+                h[k] = hashes[j];
+                idx[k++] = j;
+            }
+            if (k == 256 || (j == n && k)) {
+                bf_cuckoo_contains_hashes(c->f[i], h, k, hit);
+                for (size_t m = 0; m < k; m++) out[idx[m]] |= hit[m];
+                k = 0;
+            }
+        }
+    }
+}
+
 bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx) {
     if (nx && bfm_cf_contains(c, hash)) return BFM_CF_EXISTS;
     /* The newest sub-filter first, then older ones with room (after

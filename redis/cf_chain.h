@@ -56,6 +56,9 @@ static inline uint64_t bfm_cf_hash(const bfm_cf *c, const void *data, size_t len
 /* nx: insert only if no sub-filter may hold the item. */
 bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx);
 bool bfm_cf_contains(const bfm_cf *c, uint64_t hash);
+/* out[i] = whether hashes[i] may be present in some sub-filter (batch
+ * lookups, newest sub-filter first, then the keys still undecided). */
+void bfm_cf_contains_hashes(const bfm_cf *c, const uint64_t *hashes, size_t n, uint8_t *out);
 /* Copies of the item's fingerprint over every sub-filter. */
 uint64_t bfm_cf_count(const bfm_cf *c, uint64_t hash);
 /* Removes one copy, from the newest sub-filter that has one. */

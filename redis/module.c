@@ -11,6 +11,8 @@
  *   CF_MAX_EXPANSIONS n   most cuckoo sub-filters per key (>= 1), 32
  * and this module's:
  *   BF_EXPANSION n        BF default growth (>= 1), 2
+ *   BF_RATIO r            BF default tightening of each new layer's FPR
+ *                         target (0 < r < 1), 0.8
  *   CF_INITIAL_SIZE n     CF default capacity (>= 4), 1024
  *   CF_EXPANSION n        CF default growth (0..32768), 1
  *   CF_MAX_ITERATIONS n   CF default kick-out limit (1..65535), 500
@@ -22,6 +24,7 @@
 #include "module.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,6 +36,7 @@ bfm_config bfm_cfg = {
     .bf_error_rate = 0.01,
     .bf_initial_size = 100,
     .bf_expansion = 2,
+    .bf_ratio = 0.8,
     .cf_initial_size = 1024,
     .cf_max_expansions = 32,
     .cf_max_iterations = 500,
@@ -117,6 +121,34 @@ bool bfm_parse_u64(RedisModuleString *arg, uint64_t *out) {
     }
     *out = v;
     return true;
+}
+
+bool bfm_hashes_of(bfm_hashes *hb, uint64_t seed, RedisModuleString **items, size_t n) {
+    if (n <= 64) {
+        hb->h = hb->h_small;
+        hb->flag = hb->flag_small;
+    } else {
+        hb->h = malloc(n * sizeof *hb->h);
+        hb->flag = malloc(n);
+        if (!hb->h || !hb->flag) {
+            free(hb->h);
+            free(hb->flag);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const char *s = rm.StringPtrLen(items[i], &len);
+        hb->h[i] = bf_hash_xxh64_seeded(s, len, seed);
+    }
+    return true;
+}
+
+void bfm_hashes_free(bfm_hashes *hb) {
+    if (hb->h != hb->h_small) {
+        free(hb->h);
+        free(hb->flag);
+    }
 }
 
 int bfm_new_seed(uint64_t *seed) {
@@ -218,6 +250,8 @@ static int parse_load_args(RedisModuleCtx *ctx, RedisModuleString **argv, int ar
             rc = arg_int(ctx, v, "INITIAL_SIZE", 1, INT64_MAX, &bfm_cfg.bf_initial_size);
         else if (bfm_arg_is(k, "BF_EXPANSION"))
             rc = arg_int(ctx, v, "BF_EXPANSION", 1, 32768, &bfm_cfg.bf_expansion);
+        else if (bfm_arg_is(k, "BF_RATIO"))
+            rc = arg_double(ctx, v, "BF_RATIO", 0, 1, &bfm_cfg.bf_ratio);
         else if (bfm_arg_is(k, "CF_MAX_EXPANSIONS"))
             rc = arg_int(ctx, v, "CF_MAX_EXPANSIONS", 1, 65536, &bfm_cfg.cf_max_expansions);
         else if (bfm_arg_is(k, "CF_INITIAL_SIZE"))

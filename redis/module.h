@@ -19,6 +19,7 @@ typedef struct bfm_config {
     double bf_error_rate;         /* ERROR_RATE: BF.ADD/BF.INSERT default, 0.01 */
     long long bf_initial_size;    /* INITIAL_SIZE: default capacity, 100 */
     long long bf_expansion;       /* BF_EXPANSION: default growth, 2 */
+    double bf_ratio;              /* BF_RATIO: per-layer FPR tightening, 0.8 */
     long long cf_initial_size;    /* CF_INITIAL_SIZE: CF.ADD/CF.INSERT default, 1024 */
     long long cf_max_expansions;  /* CF_MAX_EXPANSIONS: sub-filter limit, 32 */
     long long cf_max_iterations;  /* CF_MAX_ITERATIONS: kick-out limit, 500 */
@@ -50,6 +51,16 @@ void bfm_reply_bool(RedisModuleCtx *ctx, bool b);
 void bfm_reply_map(RedisModuleCtx *ctx, long pairs);
 /* An unsigned 64-bit seed: decimal digits only. */
 bool bfm_parse_u64(RedisModuleString *arg, uint64_t *out);
+/* XXH64 (with a filter's seed) of every item, and a flag per item: in the
+ * struct for up to 64 items, allocated beyond. */
+typedef struct bfm_hashes {
+    uint64_t *h;
+    uint8_t *flag;
+    uint64_t h_small[64];
+    uint8_t flag_small[64];
+} bfm_hashes;
+bool bfm_hashes_of(bfm_hashes *hb, uint64_t seed, RedisModuleString **items, size_t n);
+void bfm_hashes_free(bfm_hashes *hb);
 /* A new filter's seed: 0, or random if the module was loaded with SEED RANDOM. */
 int bfm_new_seed(uint64_t *seed);
 /* Error text for a library status met while creating a filter. */

@@ -145,10 +145,10 @@ class Lib:
         assert rc == 0
         return out.value * 8.0 / n
 
-    def scalable_bytes(self, capacity, fpp, n, nonscaling=False):
+    def scalable_bytes(self, capacity, fpp, n, ratio, nonscaling=False):
         """Bitset bytes of the library's chain after n distinct random adds."""
         f = ctypes.c_void_p()
-        p = self.Params(capacity, fpp, 0, 0.0, 1 if nonscaling else 0)
+        p = self.Params(capacity, fpp, 0, ratio, 1 if nonscaling else 0)
         assert self.l.bf_scalable_new(ctypes.byref(f), ctypes.byref(p)) == 0
         rnd = random.Random(capacity ^ n)
         left = n
@@ -202,7 +202,8 @@ def memory(server, lib, quick):
         batches = encode_batches(n)
         for eps in (0.01, 0.001):
             for mode, reserve in (("reserved", [str(n)]), ("reserved nonscaling", [str(n), "NONSCALING"]),
-                                  ("scaled from 100", ["100"])):
+                                  ("scaled from 100", ["100"]),
+                                  ("scaled from 100, ratio 0.5", ["100", "RATIO", "0.5"])):
                 c("FLUSHALL")
                 c("BF.RESERVE", "m", str(eps), *reserve)
                 t0 = time.time()
@@ -213,7 +214,8 @@ def memory(server, lib, quick):
                 layers = c("BF.INFO", "m", "FILTERS")[0]
                 fpr = measured_fpr(c, "m")
                 cap = n if mode.startswith("reserved") else 100
-                lib_bytes, lib_layers = lib.scalable_bytes(cap, eps, n, nonscaling=mode.endswith("nonscaling"))
+                ratio = 0.5 if mode.endswith("0.5") else 0.8
+                lib_bytes, lib_layers = lib.scalable_bytes(cap, eps, n, ratio, nonscaling=mode.endswith("nonscaling"))
                 sbbf_bits = lib.sbbf_bits_per_key(n, eps)
                 row = {
                     "error_rate": eps, "items_added": n, "items_counted": items, "mode": mode,

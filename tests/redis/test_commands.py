@@ -54,6 +54,8 @@ def bf_reserve(ctx):
     err(c("BF.RESERVE", "k", "0.01", "100", "NONSCALING", "EXPANSION", "2"), "Nonscaling filters cannot expand")
     err(c("BF.RESERVE", "k", "0.01", "100", "BOGUS"), "Unknown argument received")
     err(c("BF.RESERVE", "k", "0.01", "100", "SEED", "-1"), "ERR bad seed")
+    for bad in ("0", "1", "x", "-0.5"):
+        err(c("BF.RESERVE", "k", "0.01", "100", "RATIO", bad), "ERR bad ratio")
     eq(c("EXISTS", "k"), 0, "no key after failed reserves")
     eq(c("BF.RESERVE", "k", "0.01", "100"), b"OK")
     err(c("BF.RESERVE", "k", "0.01", "100"), "ERR item exists")
@@ -71,6 +73,8 @@ def bf_reserve(ctx):
     eq(c("BF.RESERVE", "s", "0.01", "100", "SEED", "12345"), b"OK")
     eq(c("BF.INFO", "s", "KEYED"), [1])
     eq(c("BF.INFO", "k", "KEYED"), [0])
+    eq(c("BF.RESERVE", "r", "0.01", "100", "RATIO", "0.5"), b"OK")
+    eq(c("BF.INFO", "r", "RATIO"), [b"0.5"])
 
 
 @test
@@ -146,6 +150,8 @@ def bf_insert(ctx):
     err(c("BF.INSERT", "k", "ERROR", "1", "ITEMS", "a"), "Bad argument received")
     err(c("BF.INSERT", "k", "CAPACITY", "0", "ITEMS", "a"), "Bad argument received")
     err(c("BF.INSERT", "k", "EXPANSION", "0", "ITEMS", "a"), "Bad argument received")
+    err(c("BF.INSERT", "k", "RATIO", "x", "ITEMS", "a"), "Bad ratio")
+    err(c("BF.INSERT", "k", "RATIO", "1", "ITEMS", "a"), "Bad argument received")
     err(c("BF.INSERT", "k", "NOCREATE", "ITEMS", "a"), "ERR not found")
     err(c("BF.INSERT", "str", "ITEMS", "a"), WRONGTYPE)
     eq(c("EXISTS", "k"), 0, "no key after failed inserts")
@@ -185,7 +191,8 @@ def bf_info(ctx):
     check(m["Size"] <= mu < m["Size"] + 256, "MEMORY USAGE %r = Size %r + the key's overhead" % (mu, m["Size"]))
     check(1000 * 10.5 / 8 < m["Size"] < 1000 * 10.5 / 8 + 1024, "size ~ bitset bytes: %r" % m["Size"])
     a = info_map(c("BF.INFO", "k", "ALL"))
-    eq(len(a), 10, "ALL fields")
+    eq(len(a), 11, "ALL fields")
+    eq(float(a["Tightening ratio"]), 0.8, "the module's default ratio")
     fill, fpr, bound = float(a["Fill ratio"]), float(a["Estimated FPR"]), float(a["FPR bound"])
     check(0.1 < fill < 0.6, "fill ratio %r" % fill)
     check(0 < fpr < bound <= 0.01, "estimated FPR %r, bound %r" % (fpr, bound))

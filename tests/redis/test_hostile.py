@@ -87,7 +87,7 @@ def binary_and_large_items(ctx):
     alive(s, c)
 
 
-def bf_header(flags=0, expansion=2, layers=((100, 0, 128),), fpp=0.01, ratio=0.5, cap=None, seed=0,
+def bf_header(flags=0, expansion=2, layers=((100, 0, 128),), fpp=0.01, ratio=0.8, cap=None, seed=0,
               version=1):
     cap = layers[0][0] if cap is None else cap
     h = b"BFSC" + struct.pack("<BBH", version, flags, 0) + struct.pack("<II", expansion, len(layers))
@@ -260,3 +260,10 @@ def bad_load_arguments(ctx):
     i = c("CF.INFO", "f")
     eq((i[13], i[15]), (0, 50), "CF_EXPANSION, CF_MAX_ITERATIONS")
     check(i[3] * 4 >= 5000, "CF_INITIAL_SIZE")
+    # CF_MAX_EXPANSIONS 1: RedisBloom's check (a filter with that many
+    # sub-filters refuses adds) refuses even the first add, which must not
+    # leave an empty key behind.
+    s2 = ctx.server("maxexp1", module_args=["CF_MAX_EXPANSIONS", "1"])
+    c2 = s2.client()
+    err(c2("CF.ADD", "f", "x"), "Maximum expansions reached")
+    eq(c2("EXISTS", "f"), 0, "no key left by a refused add")

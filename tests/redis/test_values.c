@@ -118,6 +118,14 @@ static void test_cf_chain(void) {
     for (int i = 0; i < 2000; i++) fn += !bfm_cf_contains(c, hs[i]);
     CHECK(fn == 0, "%d false negatives", fn);
     CHECK(bfm_cf_items(c) == 2000, "items %llu", (unsigned long long)bfm_cf_items(c));
+    /* Batch lookups agree with single ones over every sub-filter. */
+    uint64_t q[4000];
+    uint8_t out[4000];
+    for (int i = 0; i < 4000; i++) q[i] = i < 2000 ? hs[i] : mix(900000 + (uint64_t)i);
+    bfm_cf_contains_hashes(c, q, 4000, out);
+    int disagree = 0;
+    for (int i = 0; i < 4000; i++) disagree += out[i] != bfm_cf_contains(c, q[i]);
+    CHECK(disagree == 0, "%d batch answers differ", disagree);
     CHECK(bfm_cf_insert(c, hs[0], true) == BFM_CF_EXISTS, "nx on a present item");
     CHECK(bfm_cf_count(c, hs[5]) >= 1, "count");
     CHECK(bfm_cf_delete(c, hs[5]) && c->deletes == 1, "delete");
