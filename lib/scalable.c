@@ -3,19 +3,26 @@
  * include/blockfilter.h ("Scalable SBBF") has the contract and
  * docs/families.md ("Scalable SBBF") the derivation of the layer targets.
  *
- * When the family joins the generic layer's ops table, its row points at:
- *   create        bf_scalable_new (n = initial capacity, default expansion
- *                 and ratio), destroy bf_scalable_free
- *   insert        bf_scalable_add_hash (BF_EFULL on a full non-scaling chain)
- *   contains      bf_scalable_contains_hash / bf_scalable_contains_hashes
- *   clear, seed   bf_scalable_clear, bf_scalable_set_seed / bf_scalable_seed
- *   size_for      bf__scalable_size_for; model FPR bf__scalable_model
- *   stats         bf__scalable_stats; num_bytes from bf_scalable_get_info
- *   header words  bf__scalable_params_to_words / _from_words (p0..p3)
- *   payload       bf__scalable_payload_size / _encode / _decode (copy or
- *                 zero-copy view: layers are then SBBF views over the
- *                 caller's bytes and the chain is read-only)
- * (declared in lib/scalable.h). Merge and remove: unsupported.
+ * When the family joins the generic layer's ops table (lib/family.h on
+ * branch ops), its row points at:
+ *   create          bf_scalable_new (n = initial capacity, default expansion
+ *                   and ratio); destroy bf_scalable_free
+ *   insert / batch  bf_scalable_add_hash / bf_scalable_add_hashes (added
+ *                   NULL; BF_EFULL on a full non-scaling chain)
+ *   contains/batch  bf_scalable_contains_hash / bf_scalable_contains_hashes
+ *   clear, seed     bf_scalable_clear, bf_scalable_seed / bf_scalable_set_seed
+ *   size_for        bf__scalable_size_for; fpp_for: bf_sbbf_model_fpp (one
+ *                   layer of num_bytes); the chain's model bf__scalable_model
+ *   stats           bf__scalable_stats; num_bytes bf_scalable_get_info's
+ *   is_readonly     bf__scalable_is_readonly
+ *   payload_bytes   bf__scalable_payload_size; encode bf__scalable_payload_
+ *                   encode + bf__scalable_native_params (p0..p3)
+ *   check / verify  bf__scalable_payload_check / _verify
+ *   decode          bf__scalable_payload_decode (copy, or view: layers are
+ *                   SBBF views over the payload and the chain is read-only)
+ *   least_inserts   bf__scalable_least_inserts
+ *   remove, merge   none (unsupported)
+ * (declared in lib/scalable.h).
  *
  * Representation: an array of layers, oldest first, each an SBBF object
  * (owned, or a view) with its capacity, count and target. Every layer uses
@@ -551,8 +558,8 @@ int bf__scalable_stats(const bf_scalable *f, bf_stats *out) {
 
 /* ---- sizing and the model ------------------------------------------------ */
 
-int bf__scalable_size_for(uint64_t n, double fpp, uint64_t *num_bytes, double *model_fpp) {
-    if (!num_bytes || !model_fpp) return BF_EINVAL;
+int bf__scalable_size_for(uint64_t n, double fpp, bf_sizing *out) {
+    if (!out) return BF_EINVAL;
     bf_scalable_params in = {.capacity = n, .fpp = fpp};
     scal_params p;
     int rc = params_check(&in, &p);
@@ -560,8 +567,11 @@ int bf__scalable_size_for(uint64_t n, double fpp, uint64_t *num_bytes, double *m
     uint64_t bytes;
     rc = layer_bytes(p.capacity, p.fpp0, &bytes);
     if (rc) return rc;
-    *num_bytes = bytes;
-    *model_fpp = bf_sbbf_model_fpp(bytes, n);
+    out->num_bytes = bytes;
+    out->bits_per_key = 8.0 * (double)bytes / (double)n;
+    out->k = 8;
+    out->fp_bits = 0;
+    out->model_fpp = bf_sbbf_model_fpp(bytes, n);
     return BF_OK;
 }
 
@@ -610,11 +620,9 @@ static bool bytes_match(uint64_t capacity, double fpp, uint64_t expect, uint64_t
     return z == 1 || bf__sbbf_fpp_blocks(z - 1, (double)capacity) > fpp * (1.0 - 1e-9);
 }
 
-/* Checks descriptions against the parameters (see bf_scalable_restore) and
- * creates the chain: zeroed owned layers, or (view_base != NULL) views over
- * view_base + the layers' offsets, contiguous in order. */
-static int restore_chain(bf_scalable **out, const scal_params *p, uint64_t seed,
-                         const bf_scalable_layer_desc *d, size_t n, const uint8_t *view_base) {
+/* Whether layer descriptions are what the parameters imply (see
+ * bf_scalable_restore): BF_OK or BF_ECORRUPT. No allocation. */
+static int check_descs(const scal_params *p, const bf_scalable_layer_desc *d, size_t n) {
     if (n < 1 || n > BF_SCALABLE_MAX_LAYERS) return BF_ECORRUPT;
     if ((p->flags & BF_SCALABLE_NONSCALING) && n != 1) return BF_ECORRUPT;
     uint64_t cap = p->capacity, total = 0, cap_sum = 0;
@@ -632,6 +640,14 @@ static int restore_chain(bf_scalable **out, const scal_params *p, uint64_t seed,
         if (i + 1 < n && d[i].count != cap) return BF_ECORRUPT;
         if (i + 1 == n && n > 1 && d[i].count == 0) return BF_ECORRUPT;
     }
+    return BF_OK;
+}
+
+/* Creates the chain of checked descriptions: zeroed owned layers, or
+ * (view_base != NULL) views over view_base + the layers' offsets,
+ * contiguous in order. */
+static int build_chain(bf_scalable **out, const scal_params *p, uint64_t seed,
+                       const bf_scalable_layer_desc *d, size_t n, const uint8_t *view_base) {
     const char *kernel;
     int rc = default_kernel(&kernel);
     if (rc) return rc;
@@ -639,9 +655,9 @@ static int restore_chain(bf_scalable **out, const scal_params *p, uint64_t seed,
     rc = chain_alloc(&f, p, seed, n, kernel);
     if (rc) return rc;
     uint64_t off = 0;
-    fpp = p->fpp0;
+    double fpp = p->fpp0;
     for (size_t i = 0; i < n; i++) {
-        if (i > 0) fpp *= p->ratio; /* as next_shape, which succeeded above */
+        if (i > 0) fpp *= p->ratio; /* as next_shape did in check_descs */
         if (view_base) {
             bf_sbbf *s = NULL;
             rc = bf_sbbf_view_kernel(&s, view_base + off, (size_t)d[i].num_bytes, kernel);
@@ -673,7 +689,8 @@ int bf_scalable_restore(bf_scalable **out, const bf_scalable_params *params, uin
     scal_params p;
     int rc = params_check(params, &p);
     if (rc) return rc;
-    return restore_chain(out, &p, seed, layers, num_layers, NULL);
+    rc = check_descs(&p, layers, num_layers);
+    return rc ? rc : build_chain(out, &p, seed, layers, num_layers, NULL);
 }
 
 int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset, const void *src,
@@ -688,7 +705,7 @@ int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset, const voi
     return BF_OK;
 }
 
-/* ---- native-format words and payload ------------------------------------- */
+/* ---- the native format: header words and payload ----------------------- */
 
 static uint64_t double_bits(double d) {
     uint64_t u;
@@ -701,28 +718,12 @@ static double bits_double(uint64_t u) {
     return d;
 }
 
-void bf__scalable_params_to_words(const bf_scalable *f, uint64_t p[4]) {
-    p[0] = f->p.capacity;
-    p[1] = double_bits(f->p.fpp);
-    p[2] = (uint64_t)f->p.expansion | (uint64_t)f->p.flags << 32;
-    p[3] = double_bits(f->p.ratio);
-}
-
-int bf__scalable_params_from_words(const uint64_t p[4], bf_scalable_params *out) {
-    if (!p || !out) return BF_EINVAL;
-    bf_scalable_params in = {
-        .capacity = p[0],
-        .fpp = bits_double(p[1]),
-        .expansion = (unsigned)(uint32_t)p[2],
-        .ratio = bits_double(p[3]),
-        .flags = (unsigned)(p[2] >> 32),
-    };
-    /* Stored parameters are explicit: no "0 = default". */
-    if (in.expansion == 0 || in.ratio == 0.0) return BF_ECORRUPT;
-    scal_params chk;
-    if (params_check(&in, &chk)) return BF_ECORRUPT;
-    *out = in;
-    return BF_OK;
+void bf__scalable_native_params(const bf_scalable *f, uint64_t *p0, uint32_t *p1, uint32_t *p2,
+                                uint32_t *p3) {
+    *p0 = f->p.capacity;
+    *p1 = f->p.expansion;
+    *p2 = f->p.flags;
+    *p3 = 0;
 }
 
 #define DIR_HEAD 32u
@@ -739,6 +740,8 @@ int bf__scalable_payload_encode(const bf_scalable *f, void *buf, size_t cap, siz
     uint8_t *b = buf;
     memset(b, 0, DIR_HEAD + DIR_ENTRY * f->num_layers);
     bf_store_le64(b, f->num_layers);
+    bf_store_le64(b + 8, double_bits(f->p.fpp));
+    bf_store_le64(b + 16, double_bits(f->p.ratio));
     uint8_t *e = b + DIR_HEAD, *bits = e + DIR_ENTRY * f->num_layers;
     for (size_t i = 0; i < f->num_layers; i++, e += DIR_ENTRY) {
         const scal_layer *l = &f->layers[i];
@@ -752,37 +755,90 @@ int bf__scalable_payload_encode(const bf_scalable *f, void *buf, size_t cap, siz
     return BF_OK;
 }
 
-int bf__scalable_payload_decode(bf_scalable **out, const bf_scalable_params *params,
-                                uint64_t seed, const void *buf, size_t len, bool view) {
-    if (!out || (!buf && len)) return BF_EINVAL;
+/* A parsed payload head and directory. */
+typedef struct parsed {
     scal_params p;
-    int rc = params_check(params, &p);
-    if (rc) return rc;
-    const uint8_t *b = buf;
+    bf_scalable_layer_desc d[BF_SCALABLE_MAX_LAYERS];
+    size_t n;
+    uint64_t dir; /* bytes before the first bitset */
+} parsed;
+
+/* The cheap checks: header words, head, directory, layer descriptions as
+ * bf_scalable_restore checks them, exact length. Reads payload[0, len). */
+static int parse(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3, const uint8_t *b,
+                 uint64_t len, parsed *out) {
+    if (!b && len) return BF_EINVAL;
     if (len < DIR_HEAD) return BF_ETRUNCATED;
+    bf_scalable_params in = {
+        .capacity = p0,
+        .fpp = bits_double(bf_load_le64(b + 8)),
+        .expansion = p1,
+        .ratio = bits_double(bf_load_le64(b + 16)),
+        .flags = p2,
+    };
+    /* Stored parameters are explicit: no "0 = default". */
+    if (p3 || in.expansion == 0 || in.ratio == 0.0 || bf_load_le64(b + 24)) return BF_ECORRUPT;
+    if (params_check(&in, &out->p)) return BF_ECORRUPT;
     uint64_t n = bf_load_le64(b);
     if (n < 1 || n > BF_SCALABLE_MAX_LAYERS) return BF_ECORRUPT;
-    for (unsigned w = 1; w < 4; w++)
-        if (bf_load_le64(b + 8 * w)) return BF_ECORRUPT;
-    uint64_t dir = DIR_HEAD + DIR_ENTRY * n;
-    if (len < dir) return BF_ETRUNCATED;
-    bf_scalable_layer_desc d[BF_SCALABLE_MAX_LAYERS];
-    uint64_t total = dir;
+    out->n = (size_t)n;
+    out->dir = DIR_HEAD + DIR_ENTRY * n;
+    if (len < out->dir) return BF_ETRUNCATED;
+    uint64_t total = out->dir;
     for (uint64_t i = 0; i < n; i++) {
         const uint8_t *e = b + DIR_HEAD + DIR_ENTRY * i;
-        d[i].capacity = bf_load_le64(e);
-        d[i].count = bf_load_le64(e + 8);
-        d[i].num_bytes = bf_load_le64(e + 16);
+        out->d[i].capacity = bf_load_le64(e);
+        out->d[i].count = bf_load_le64(e + 8);
+        out->d[i].num_bytes = bf_load_le64(e + 16);
         if (bf_load_le64(e + 24)) return BF_ECORRUPT;
-        if (bf_add_overflow(total, d[i].num_bytes, &total)) return BF_ECORRUPT;
+        if (bf_add_overflow(total, out->d[i].num_bytes, &total)) return BF_ECORRUPT;
     }
+    int rc = check_descs(&out->p, out->d, out->n);
+    if (rc) return rc;
     if (len < total) return BF_ETRUNCATED;
-    if (len > total) return BF_ECORRUPT;
+    return len > total ? BF_ECORRUPT : BF_OK;
+}
+
+int bf__scalable_payload_check(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
+                               const uint8_t *payload, uint64_t len) {
+    parsed ps;
+    return parse(p0, p1, p2, p3, payload, len, &ps);
+}
+
+static uint64_t popcount_bytes(const uint8_t *p, uint64_t n) {
+    uint64_t set = 0, i = 0;
+    for (; i + 8 <= n; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(p + i));
+    for (; i < n; i++) set += (uint64_t)__builtin_popcount(p[i]);
+    return set;
+}
+
+/* Deep checks: a key sets at most 8 bits of its layer, so a layer holding
+ * `count` keys has at most 8 count bits set (an empty layer none). */
+int bf__scalable_payload_verify(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
+                                const uint8_t *payload, uint64_t len) {
+    parsed ps;
+    int rc = parse(p0, p1, p2, p3, payload, len, &ps);
+    if (rc) return rc;
+    const uint8_t *bits = payload + ps.dir;
+    for (size_t i = 0; i < ps.n; i++) {
+        if (popcount_bytes(bits, ps.d[i].num_bytes) > 8 * ps.d[i].count) return BF_ECORRUPT;
+        bits += ps.d[i].num_bytes;
+    }
+    return BF_OK;
+}
+
+int bf__scalable_payload_decode(bf_scalable **out, uint64_t p0, uint32_t p1, uint32_t p2,
+                                uint32_t p3, const uint8_t *payload, uint64_t len, uint64_t seed,
+                                bool view) {
+    if (!out) return BF_EINVAL;
+    parsed ps;
+    int rc = parse(p0, p1, p2, p3, payload, len, &ps);
+    if (rc) return rc;
     bf_scalable *f;
-    rc = restore_chain(&f, &p, seed, d, (size_t)n, view ? b + dir : NULL);
+    rc = build_chain(&f, &ps.p, seed, ps.d, ps.n, view ? payload + ps.dir : NULL);
     if (rc) return rc;
     if (!view) {
-        const uint8_t *bits = b + dir;
+        const uint8_t *bits = payload + ps.dir;
         for (size_t i = 0; i < f->num_layers; i++) {
             bf_sbbf *s = f->layers[i].sbbf;
             memcpy(s->bits, bits, (size_t)s->num_bytes);
@@ -791,4 +847,13 @@ int bf__scalable_payload_decode(bf_scalable **out, const bf_scalable_params *par
     }
     *out = f;
     return BF_OK;
+}
+
+uint64_t bf__scalable_least_inserts(const bf_scalable *f) {
+    uint64_t least = 0;
+    for (size_t i = 0; i < f->num_layers; i++) {
+        const bf_sbbf *s = f->layers[i].sbbf;
+        least += (popcount_bytes(s->data, s->num_bytes) + 7) / 8;
+    }
+    return least;
 }

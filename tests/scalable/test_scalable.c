@@ -419,18 +419,22 @@ Test(limits, model_arithmetic) {
     cr_expect_eq(bf__scalable_model(NULL, 1, &m, &bytes), BF_EINVAL);
     cr_expect_eq(bf__scalable_model(&p, 1, NULL, &bytes), BF_EINVAL);
     /* size_for: layer 0 of the default chain. */
-    cr_assert_eq(bf__scalable_size_for(1000000, 0.01, &bytes, &m), BF_OK);
+    bf_sizing sz;
+    cr_assert_eq(bf__scalable_size_for(1000000, 0.01, &sz), BF_OK);
     size_t direct;
     bf_scalable *f = make(1000000, 0.01, 0, 0, 0);
     bf_scalable_info in;
     info(f, &in);
-    cr_expect_eq(bytes, in.num_bytes);
-    cr_expect(m <= 0.005017 && m > 0.004, "%g", m);
+    cr_expect_eq(sz.num_bytes, in.num_bytes);
+    cr_expect(sz.model_fpp <= 0.005017 && sz.model_fpp > 0.004, "%g", sz.model_fpp);
+    cr_expect(sz.k == 8 && sz.fp_bits == 0 && sz.bits_per_key == sz.num_bytes * 8.0 / 1e6);
     cr_assert_eq(bf_sbbf_compact_bytes(1000000, 0.01, &direct), BF_OK);
     fprintf(stderr, "scalable reserved for 10^6 at 1%%: %.2f bits/key (right-sized SBBF %.2f)\n",
-            bytes * 8.0 / 1e6, direct * 8.0 / 1e6);
+            sz.bits_per_key, direct * 8.0 / 1e6);
     bf_scalable_free(f);
-    cr_expect_eq(bf__scalable_size_for(0, 0.01, &bytes, &m), BF_EINVAL);
+    cr_expect_eq(bf__scalable_size_for(0, 0.01, &sz), BF_EINVAL);
+    cr_expect_eq(bf__scalable_size_for(10, 1.0, &sz), BF_EINVAL);
+    cr_expect_eq(bf__scalable_size_for(10, 0.01, NULL), BF_EINVAL);
 }
 
 /* ---- batches ------------------------------------------------------------- */
@@ -519,6 +523,14 @@ Test(batch, contains_equals_single) {
     cr_expect_eq(bf_scalable_contains_hashes(f, q, 2 * n, got), ones);
     cr_expect(memcmp(got, want, 2 * n) == 0);
     cr_expect_eq(bf_scalable_contains_hashes(f, q, 2 * n, NULL), ones);
+    /* From a misaligned array. */
+    uint8_t *raw = malloc(2 * n * 8 + 8);
+    cr_assert_not_null(raw);
+    memcpy(raw + 5, q, 2 * n * 8);
+    memset(got, 7, 2 * n);
+    cr_expect_eq(bf_scalable_contains_hashes(f, (const uint64_t *)(void *)(raw + 5), 2 * n, got), ones);
+    cr_expect(memcmp(got, want, 2 * n) == 0, "misaligned hashes answer differently");
+    free(raw);
     cr_expect_eq(bf_scalable_contains_hashes(f, NULL, 0, NULL), 0u);
     cr_expect_eq(bf_scalable_contains_hashes(NULL, q, 5, got), 0u);
     /* Every inserted key found by every path. */

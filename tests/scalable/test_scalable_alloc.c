@@ -51,6 +51,8 @@ Test(alloc_fail, new) {
 
 typedef struct stored {
     bf_scalable_params p;
+    uint64_t p0;
+    uint32_t p1, p2, p3;
     bf_scalable_layer_desc d[BF_SCALABLE_MAX_LAYERS];
     size_t n;
     uint8_t *payload;
@@ -69,6 +71,7 @@ static void make_stored(stored *s, size_t layers) {
     for (s->n = 0; bf_scalable_get_layer(f, s->n, &l) == BF_OK; s->n++)
         s->d[s->n] = (bf_scalable_layer_desc){l.capacity, l.count, bf_sbbf_num_bytes(l.sbbf)};
     s->payload = su_snapshot(f, &s->len);
+    bf__scalable_native_params(f, &s->p0, &s->p1, &s->p2, &s->p3);
     cr_assert_not_null(s->payload);
     bf_scalable_free(f);
 }
@@ -79,7 +82,8 @@ static int c_restore(void *ctx, bf_scalable **o) {
 }
 static int c_decode(void *ctx, bf_scalable **o) {
     stored *s = ctx;
-    return bf__scalable_payload_decode(o, &s->p, 7, s->payload, s->len, s->view);
+    return bf__scalable_payload_decode(o, s->p0, s->p1, s->p2, s->p3, s->payload, s->len, 7,
+                                       s->view);
 }
 
 Test(alloc_fail, restore_and_decode) {

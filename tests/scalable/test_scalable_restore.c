@@ -232,18 +232,34 @@ Test(restore, write_layer_bounds) {
     free(buf);
 }
 
-/* ---- payload and parameter words ------------------------------------------ */
+/* ---- the native payload and header words ---------------------------------- */
 
-static uint8_t *encode(const bf_scalable *f, size_t *len) {
+typedef struct words {
+    uint64_t p0;
+    uint32_t p1, p2, p3;
+} words;
+
+static uint8_t *encode(const bf_scalable *f, size_t *len, words *w) {
     uint8_t *b = su_snapshot(f, len);
     cr_assert_not_null(b);
+    bf__scalable_native_params(f, &w->p0, &w->p1, &w->p2, &w->p3);
     return b;
+}
+
+static int decode(bf_scalable **out, const words *w, const uint8_t *buf, size_t len,
+                  uint64_t seed, bool view) {
+    return bf__scalable_payload_decode(out, w->p0, w->p1, w->p2, w->p3, buf, len, seed, view);
+}
+
+static int check(const words *w, const uint8_t *buf, size_t len) {
+    return bf__scalable_payload_check(w->p0, w->p1, w->p2, w->p3, buf, len);
 }
 
 Test(payload, round_trip_copy_and_view) {
     bf_scalable *f = grown(&P, 5, 0xabcdef);
     size_t len;
-    uint8_t *buf = encode(f, &len);
+    words w;
+    uint8_t *buf = encode(f, &len, &w);
     bf_scalable_layer l;
     uint64_t dir = 32 + 32 * 5, bits = 0;
     for (size_t i = 0; i < 5; i++) {
@@ -252,19 +268,31 @@ Test(payload, round_trip_copy_and_view) {
     }
     cr_expect_eq(len, dir + bits);
     cr_expect_eq(bf_load_le64(buf), 5u);
-    uint64_t words[4];
-    bf__scalable_params_to_words(f, words);
-    bf_scalable_params p;
-    cr_assert_eq(bf__scalable_params_from_words(words, &p), BF_OK);
-    cr_expect(p.capacity == P.capacity && p.fpp == P.fpp && p.expansion == P.expansion &&
-              p.ratio == P.ratio && p.flags == P.flags);
+    cr_expect(w.p0 == P.capacity && w.p1 == P.expansion && w.p2 == P.flags && w.p3 == 0);
+    double fpp, ratio;
+    uint64_t u = bf_load_le64(buf + 8);
+    memcpy(&fpp, &u, 8);
+    u = bf_load_le64(buf + 16);
+    memcpy(&ratio, &u, 8);
+    cr_expect(fpp == P.fpp && ratio == P.ratio);
+    cr_expect_eq(check(&w, buf, len), BF_OK);
+    cr_expect_eq(bf__scalable_payload_verify(w.p0, w.p1, w.p2, w.p3, buf, len), BF_OK);
+    bf_scalable_info in;
+    bf_scalable_get_info(f, &in);
+    cr_expect(bf__scalable_least_inserts(f) <= in.count && bf__scalable_least_inserts(f) > in.count / 8,
+              "least inserts %llu, count %llu", (unsigned long long)bf__scalable_least_inserts(f),
+              (unsigned long long)in.count);
     for (int view = 0; view < 2; view++) {
         bf_scalable *g = NULL;
-        cr_assert_eq(bf__scalable_payload_decode(&g, &p, 0xabcdef, buf, len, view), BF_OK);
+        cr_assert_eq(decode(&g, &w, buf, len, 0xabcdef, view), BF_OK);
         cr_expect(su_same(f, g));
         cr_expect_eq(bf__scalable_is_readonly(g), (bool)view);
         cr_expect_eq(bf_scalable_seed(g), 0xabcdefu);
         cr_expect(bf_scalable_contains(g, "absent?", 7) == bf_scalable_contains(f, "absent?", 7));
+        bf_scalable_info gi;
+        bf_scalable_get_info(g, &gi);
+        cr_expect(gi.fpp == in.fpp && gi.ratio == in.ratio && gi.expansion == in.expansion &&
+                  gi.count == in.count && gi.bound_fpp == in.bound_fpp);
         bf_scalable_get_layer(g, 2, &l);
         if (view) {
             cr_expect(bf_sbbf_is_readonly(l.sbbf));
@@ -280,7 +308,8 @@ Test(payload, round_trip_copy_and_view) {
             cr_expect(a);
             cr_expect_eq(bf_scalable_add(g, "x", 1, NULL), BF_EREADONLY);
             size_t done = 9;
-            cr_expect_eq(bf_scalable_add_hashes(g, words, 4, NULL, &done), BF_EREADONLY);
+            uint64_t hs[2] = {1, 2};
+            cr_expect_eq(bf_scalable_add_hashes(g, hs, 2, NULL, &done), BF_EREADONLY);
             cr_expect_eq(done, 0u);
             cr_expect_eq(bf_scalable_set_seed(g, 5), BF_EREADONLY);
             cr_expect_eq(bf_scalable_clear(g), BF_EREADONLY);
@@ -293,39 +322,47 @@ Test(payload, round_trip_copy_and_view) {
         bf_scalable_free(g);
     }
     /* Encoding into a short buffer. */
-    size_t w = 7;
-    cr_expect_eq(bf__scalable_payload_encode(f, buf, len - 1, &w), BF_EBUFSIZE);
-    cr_expect_eq(w, 7u);
+    size_t wr = 7;
+    cr_expect_eq(bf__scalable_payload_encode(f, buf, len - 1, &wr), BF_EBUFSIZE);
+    cr_expect_eq(wr, 7u);
     free(buf);
     bf_scalable_free(f);
 }
 
-/* Every truncation and every corrupted directory word is refused; a
- * flipped bitset byte is just data. */
+/* Every truncation and every corrupted head or directory word is refused;
+ * a flipped bitset bit is only data for check, but verify catches bits a
+ * layer's count cannot explain. */
 Test(payload, corrupt_and_truncated) {
     bf_scalable *f = grown(&P, 3, 0);
     size_t len;
-    uint8_t *buf = encode(f, &len);
-    bf_scalable_params p = P;
+    words w;
+    uint8_t *buf = encode(f, &len, &w);
     bf_scalable *g = NULL;
     for (size_t cut = 0; cut < len; cut += (cut < 200 ? 1 : 97)) {
-        int rc = bf__scalable_payload_decode(&g, &p, 0, buf, cut, cut & 1);
+        int rc = decode(&g, &w, buf, cut, 0, cut & 1);
         cr_expect(rc == BF_ETRUNCATED || rc == BF_ECORRUPT, "cut %zu: %d", cut, rc);
+        cr_expect_eq(check(&w, buf, cut), rc);
     }
     uint8_t *longer = malloc(len + 1);
     memcpy(longer, buf, len);
     longer[len] = 0;
-    cr_expect_eq(bf__scalable_payload_decode(&g, &p, 0, longer, len + 1, false), BF_ECORRUPT);
+    cr_expect_eq(decode(&g, &w, longer, len + 1, 0, false), BF_ECORRUPT);
     free(longer);
     const size_t dir = 32 + 32 * 3;
-    /* The newest layer's count may take any value in 1..capacity. */
+    /* The newest layer's count may take any value in 1..capacity; the low
+     * mantissa bytes of fpp and ratio may change the targets too little to
+     * move any layer's size (the native container's checksum catches such
+     * corruption, not the structure). Everything else must be refused. */
     const size_t free_lo = 32 + 32 * 2 + 8, free_hi = free_lo + 8;
     size_t refused = 0;
     for (size_t off = 0; off < dir; off++)
         for (int bit = 0; bit < 8; bit += 3) {
             buf[off] ^= (uint8_t)(1u << bit);
-            int rc = bf__scalable_payload_decode(&g, &p, 0, buf, len, off & 1);
-            if (off >= free_lo && off < free_hi && rc == BF_OK) {
+            int rc = decode(&g, &w, buf, len, 0, off & 1);
+            cr_expect_eq(check(&w, buf, len), rc);
+            bool may_pass = (off >= free_lo && off < free_hi) || (off >= 8 && off < 14) ||
+                            (off >= 16 && off < 22);
+            if (may_pass && rc == BF_OK) {
                 bf_scalable_free(g);
             } else {
                 cr_expect(rc == BF_ECORRUPT || rc == BF_ETRUNCATED, "byte %zu bit %d: %d", off,
@@ -334,50 +371,83 @@ Test(payload, corrupt_and_truncated) {
             }
             buf[off] ^= (uint8_t)(1u << bit);
         }
-    cr_expect(refused > 3 * (dir - 8));
+    cr_expect(refused >= 3 * (dir - 20), "%zu refused", refused);
+    /* A bitset bit is data for check; verify counts bits against counts. */
     buf[dir + 5] ^= 0x10;
-    cr_expect_eq(bf__scalable_payload_decode(&g, &p, 0, buf, len, false), BF_OK);
+    cr_expect_eq(decode(&g, &w, buf, len, 0, false), BF_OK);
     bf_scalable_free(g);
-    cr_expect_eq(bf__scalable_payload_decode(&g, &p, 0, NULL, 0, false), BF_ETRUNCATED);
-    cr_expect_eq(bf__scalable_payload_decode(NULL, &p, 0, buf, len, false), BF_EINVAL);
-    p.ratio = 2;
-    cr_expect_eq(bf__scalable_payload_decode(&g, &p, 0, buf, len, false), BF_EINVAL);
+    buf[dir + 5] ^= 0x10;
+    cr_expect_eq(bf__scalable_payload_verify(w.p0, w.p1, w.p2, w.p3, buf, len), BF_OK);
+    bf_scalable_layer l0;
+    bf_scalable_get_layer(f, 0, &l0);
+    memset(buf + dir, 0xff, bf_sbbf_num_bytes(l0.sbbf)); /* 1280 bits from 100 keys */
+    cr_expect_eq(check(&w, buf, len), BF_OK);
+    cr_expect_eq(bf__scalable_payload_verify(w.p0, w.p1, w.p2, w.p3, buf, len), BF_ECORRUPT);
+    cr_expect_eq(decode(&g, &w, NULL, 0, 0, false), BF_ETRUNCATED);
+    cr_expect_eq(decode(NULL, &w, buf, len, 0, false), BF_EINVAL);
+    cr_expect_eq(check(&w, NULL, 5), BF_EINVAL);
     free(buf);
     bf_scalable_free(f);
 }
 
-Test(payload, parameter_words_validated) {
-    bf_scalable *f = grown(&P, 1, 0);
-    uint64_t w[4], c[4];
-    bf__scalable_params_to_words(f, w);
-    bf_scalable_params p;
-    double d;
-    memcpy(c, w, sizeof w);
-    c[0] = 0;
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "capacity 0");
-    memcpy(c, w, sizeof w);
-    d = 1.0;
-    memcpy(&c[1], &d, 8);
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "fpp 1");
-    memcpy(c, w, sizeof w);
-    c[1] = 0x7ff8000000000000ull; /* NaN */
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "fpp NaN");
-    memcpy(c, w, sizeof w);
-    c[2] = 0;
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "expansion 0");
-    c[2] = BF_SCALABLE_MAX_EXPANSION + 1;
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "expansion too big");
-    c[2] = 2 | (uint64_t)2 << 32;
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "unknown flag");
-    c[2] = 2 | (uint64_t)BF_SCALABLE_NONSCALING << 32;
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_OK);
-    cr_expect_eq(p.flags, BF_SCALABLE_NONSCALING);
-    memcpy(c, w, sizeof w);
-    c[3] = 0;
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "ratio 0");
-    d = 1.0;
-    memcpy(&c[3], &d, 8);
-    cr_expect_eq(bf__scalable_params_from_words(c, &p), BF_ECORRUPT, "ratio 1");
-    cr_expect_eq(bf__scalable_params_from_words(NULL, &p), BF_EINVAL);
+/* The header words and the parameters in the payload head, each invalid
+ * value refused with BF_ECORRUPT by check and decode. */
+Test(payload, parameters_validated) {
+    /* Large enough that a different target changes layer 0's size (100
+     * keys fit 5 blocks at any target from 0.4 % to 1 %). */
+    const bf_scalable_params big = {100000, 0.01, 2, 0.5, 0};
+    bf_scalable *f = grown(&big, 1, 0);
+    size_t len;
+    words good;
+    uint8_t *buf = encode(f, &len, &good);
+    uint8_t *b = malloc(len);
+    cr_assert_not_null(b);
+    bf_scalable *g = NULL;
+#define EXPECT_BAD(what)                                                          \
+    do {                                                                          \
+        cr_expect_eq(check(&w, b, len), BF_ECORRUPT, "%s", what);                 \
+        cr_expect_eq(decode(&g, &w, b, len, 0, false), BF_ECORRUPT, "%s", what);  \
+        memcpy(b, buf, len);                                                      \
+        w = good;                                                                 \
+    } while (0)
+    words w = good;
+    memcpy(b, buf, len);
+    w.p0 = 0;
+    EXPECT_BAD("capacity 0");
+    w.p0 = 100001;
+    EXPECT_BAD("another capacity");
+    w.p1 = 0;
+    EXPECT_BAD("expansion 0");
+    w.p1 = BF_SCALABLE_MAX_EXPANSION + 1;
+    EXPECT_BAD("expansion too big");
+    w.p2 = 2;
+    EXPECT_BAD("unknown flag");
+    w.p3 = 1;
+    EXPECT_BAD("p3 not zero");
+    const double bad_fpp[] = {0.0, 1.0, -0.01, NAN, INFINITY, 0.02};
+    for (size_t i = 0; i < 6; i++) {
+        uint64_t u;
+        memcpy(&u, &bad_fpp[i], 8);
+        bf_store_le64(b + 8, u);
+        EXPECT_BAD("fpp");
+    }
+    const double bad_ratio[] = {0.0, 1.0, -0.5, NAN, 0.6};
+    for (size_t i = 0; i < 5; i++) {
+        uint64_t u;
+        memcpy(&u, &bad_ratio[i], 8);
+        bf_store_le64(b + 16, u);
+        EXPECT_BAD("ratio");
+    }
+    b[24] = 1;
+    EXPECT_BAD("reserved head word");
+    /* One layer, as non-scaling requires, but a non-scaling layer 0 is
+     * sized for the whole budget: the bytes do not match. */
+    w.p2 = BF_SCALABLE_NONSCALING;
+    EXPECT_BAD("non-scaling with a scaling chain's layer 0");
+#undef EXPECT_BAD
+    cr_expect_eq(decode(&g, &good, buf, len, 0, false), BF_OK);
+    bf_scalable_free(g);
+    free(b);
+    free(buf);
     bf_scalable_free(f);
 }
