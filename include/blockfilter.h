@@ -280,6 +280,37 @@ BF_API int bf_cuckoo_remove_hash(bf_cuckoo *f, uint64_t hash);
 BF_API uint64_t bf_cuckoo_count(const bf_cuckoo *f);
 BF_API uint64_t bf_cuckoo_num_buckets(const bf_cuckoo *f);
 BF_API unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f);
+/** Stored fingerprints equal to the key's, in its two buckets and the
+ *  victim slot (how many times it may have been inserted). */
+BF_API unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash);
+/** out[i] = 1 if hashes[i] may be present, else 0 (out may be NULL);
+ *  returns the number of 1s. Prefetches the buckets of a group of keys
+ *  before testing any, so large tables answer faster than key by key. */
+BF_API size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                        uint8_t *out);
+/** Kick-out limit of inserts, 1..65535 (default 500); BF_EINVAL otherwise.
+ *  A lower limit trades load factor for worst-case insert time. */
+BF_API int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks);
+BF_API unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f);
+/* Storing a cuckoo filter elsewhere (a database) and rebuilding it byte for
+ * byte: the table (the native format's payload layout) plus this state.
+ * The kick-out generator is part of it, so a rebuilt filter makes the same
+ * choices on later inserts as the original. */
+typedef struct bf_cuckoo_state {
+    uint64_t count;        /* fingerprints stored, victim included */
+    uint64_t victim_index; /* bucket of the victim; 0 when there is none */
+    uint32_t victim_fp;    /* 0: no victim */
+    uint64_t rng;          /* kick-out generator state, non-zero */
+} bf_cuckoo_state;
+/** The table: bf_cuckoo_table_bytes() bytes, num_buckets * fp_bits / 2. */
+BF_API const void *bf_cuckoo_table(const bf_cuckoo *f);
+BF_API uint64_t bf_cuckoo_table_bytes(const bf_cuckoo *f);
+BF_API void bf_cuckoo_get_state(const bf_cuckoo *f, bf_cuckoo_state *out);
+/** BF_ECORRUPT (nothing changed) if a field is out of range for this table. */
+BF_API int bf_cuckoo_set_state(bf_cuckoo *f, const bf_cuckoo_state *s);
+/** Copies len bytes into the table at offset; BF_EINVAL outside it. */
+BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
+                                 size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* One interface for every family                                            */

@@ -63,6 +63,7 @@ struct bf_cuckoo {
     uint32_t victim_fp;    /* 0: no victim */
     uint64_t rng;          /* kick-out choices (xorshift) */
     bf_region region;
+    unsigned max_kicks;    /* kick-out limit of inserts; 0 = BF_CUCKOO_MAX_KICKS */
 };
 
 /* Enhanced double hashing (Dillinger and Manolios 2004) over 64-bit values,

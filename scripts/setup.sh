@@ -10,7 +10,8 @@ set -euo pipefail
 
 base=(meson ninja-build pkg-config gcc g++ libxxhash-dev)
 tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-       clang libclang-rt-14-dev libsimde-dev)
+       clang libclang-rt-14-dev libsimde-dev
+       redis-server redis-tools python3-redis)
 bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git)
 # The paper (scripts/paper.sh): LaTeX, and the library and tool it quotes.
 paper=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended

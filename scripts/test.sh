@@ -146,6 +146,32 @@ if CC=clang build fuzz build/test-fuzz -Dfuzz=true -Db_sanitize=address,undefine
   step_result "fuzz corpus (libFuzzer)" $rc
 fi
 
+# 6b. The Redis module on real servers (tests/redis/run.py): every command's
+#    replies and errors, RDB/AOF/DUMP/replication, a 100 MB SCANDUMP round
+#    trip, hostile input, and a 3-master/3-replica cluster with resharding
+#    and failover. The servers listen on loopback ports the tests pick and
+#    are killed whatever happens. BF_TEST_LARGE=1 adds the larger variants.
+if [ -f build/test-native/redis/blockfilter-redis.so ]; then
+  log "Redis module on real servers"
+  redis_args=(--module build/test-native/redis/blockfilter-redis.so)
+  $large && redis_args+=(--large)
+  out=$(timeout 900 /usr/bin/python3 tests/redis/run.py "${redis_args[@]}" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -vE '^ok ' | tail -n 40
+  ok=$(printf '%s\n' "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/{print $1}' | tail -1)
+  fail=$(printf '%s\n' "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/{print $3}' | tail -1)
+  ok=${ok:-0}
+  fail=${fail:-0}
+  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi
+  passed=$((passed + ok))
+  failed=$((failed + fail))
+  [ "$fail" -eq 0 ] || failures+=("redis")
+  echo "--- redis: $ok passed, $fail failed"
+elif [ -f build/test-native/build.ninja ]; then
+  echo "the Redis module was not built (meson -Dredis)"
+  step_result "redis module built" 1
+fi
+
 # 7. Install into a temporary prefix; build and run an example against the
 #    installed pkg-config file.
 log "install into a temporary prefix"
