@@ -138,7 +138,7 @@ if CC=clang build fuzz build/test-fuzz -Dfuzz=true -Db_sanitize=address,undefine
      -Db_lundef=false -Dtests=false -Dbench=disabled -Dexamples=false; then
   log "libFuzzer targets over the seed corpus"
   rc=0
-  for t in sbbf_from_parquet sbbf_view_parquet filter_load filter_view sbbf_kernels cli; do
+  for t in $(sed 's/#.*//' tests/fuzz/targets.txt); do
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 build/test-fuzz/tests/fuzz/fuzz_$t \
       -runs=0 -close_fd_mask=1 tests/fuzz/corpus/$t >build/test-fuzz/replay-$t.log 2>&1 ||
       { rc=1; tail -n 20 build/test-fuzz/replay-$t.log; }
