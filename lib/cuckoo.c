@@ -483,9 +483,7 @@ static int set_seed(void *o, uint64_t s) {
     return BF_OK;
 }
 
-/* ---- native payload (docs/format.md): p0 = buckets, p1 = fingerprint
- * bits, p2 = slots per bucket (4), p3 = 0; the buckets, then a 24-byte
- * trailer: u64 count, u64 victim bucket, u32 victim fingerprint, u32 0. -- */
+/* ---- native payload: the buckets, then the trailer (docs/format.md) ------ */
 
 static uint64_t payload_bytes(const void *o) {
     return ((const bf_cuckoo *)o)->num_bytes + BF_CUCKOO_TRAILER_BYTES;
