@@ -379,7 +379,9 @@ BF_API int bf_filter_stats(const bf_filter *f, bf_stats *out);
 BF_API int bf_filter_merge(bf_filter *dst, const bf_filter *src);
 BF_API int bf_filter_clear(bf_filter *f);
 /** The underlying family object, or NULL if f is of another family. The
- *  bf_filter keeps ownership. */
+ *  bf_filter keeps ownership. The family object owns the seed, so its own
+ *  byte-string calls hash as bf_filter_insert does; it is read-only when f
+ *  is. */
 BF_API bf_sbbf *bf_filter_sbbf(bf_filter *f);
 /** Wraps an SBBF (e.g. one read from Parquet with bf_sbbf_from_parquet) in
  *  the generic interface, to save it in the native format. On BF_OK the
