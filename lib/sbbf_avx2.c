@@ -5,8 +5,9 @@
  * little-endian), lane i holding 1 << ((low32(h) * SALT[i]) >> 27). */
 #include "sbbf_x86.h"
 
-static void insert_avx2(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+static int insert_avx2(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
     bf_x86_insert_one(bits, num_blocks, hash);
+    return BF_OK;
 }
 
 static bool contains_avx2(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {

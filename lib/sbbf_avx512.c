@@ -42,8 +42,9 @@ static inline unsigned pair_present(const uint8_t *bits, uint64_t num_blocks,
     return (unsigned)_mm512_test_epi32_mask(blocks, m);
 }
 
-static void insert_avx512(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+static int insert_avx512(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
     bf_x86_insert_one(bits, num_blocks, hash);
+    return BF_OK;
 }
 
 static bool contains_avx512(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
@@ -77,7 +78,7 @@ static void insert_batch_avx512(uint8_t *bits, uint64_t num_blocks, const uint64
         }
     }
     for (; i + 2 <= n; i += 2) insert_pair(bits, num_blocks, hashes + i);
-    if (i < n) insert_avx512(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+    if (i < n) bf_x86_insert_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
 }
 
 /* Eight keys: four pair tests give 64 lane bits, byte j for key j; a key

@@ -2,12 +2,17 @@
  * must match bit for bit. */
 #include "sbbf_kernel.h"
 
-static void insert_scalar(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+static inline void set_block(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
     uint8_t *block = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
     for (unsigned i = 0; i < 8; i++) {
         uint32_t w = bf_load_le32(block + 4 * i);
         bf_store_le32(block + 4 * i, w | bf_sbbf_word_mask(hash, i));
     }
+}
+
+static int insert_scalar(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+    set_block(bits, num_blocks, hash);
+    return BF_OK;
 }
 
 static bool contains_scalar(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
@@ -31,7 +36,7 @@ static void insert_batch_scalar(uint8_t *bits, uint64_t num_blocks,
             uint64_t b = bf_sbbf_block_index(bf_sbbf_load_hash(hashes + i + BF_SBBF_PREFETCH_DISTANCE), num_blocks);
             __builtin_prefetch(bits + b * 32, 1);
         }
-        insert_scalar(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+        set_block(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
     }
 }
 
