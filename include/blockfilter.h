@@ -9,6 +9,9 @@
  *    bf_status value; bf_strerror() describes it. Results come back through
  *    out-parameters, which are left untouched on failure unless stated.
  *  - Queries (contains) return bool and cannot fail.
+ *  - Read-only objects (views over caller memory or a mapped file) refuse
+ *    every mutating call with BF_EREADONLY and stay unchanged; this holds
+ *    for every family and for bf_filter alike.
  *  - The library never aborts, exits or prints.
  *  - Hashes are 64-bit. The byte-string conveniences hash with XXH64 using the
  *    filter's seed; seed 0 (the default) is exactly Parquet's hash.
@@ -23,11 +26,11 @@
 #include <stdint.h>
 
 #define BF_VERSION_MAJOR 0
-#define BF_VERSION_MINOR 1
+#define BF_VERSION_MINOR 2
 #define BF_VERSION_PATCH 0
 #define BF_VERSION_NUMBER \
     (BF_VERSION_MAJOR * 10000 + BF_VERSION_MINOR * 100 + BF_VERSION_PATCH)
-#define BF_VERSION_STRING "0.1.0"
+#define BF_VERSION_STRING "0.2.0"
 
 #if defined(_WIN32) && defined(BF_SHARED_BUILD)
 #define BF_API __declspec(dllexport)
@@ -139,23 +142,27 @@ BF_API int bf_sbbf_parquet_bytes(uint64_t ndv, double fpp, size_t *out_bytes);
  *  (Poisson mixture over block loads). Returns NaN for num_bytes < 32. */
 BF_API double bf_sbbf_model_fpp(uint64_t num_bytes, uint64_t n);
 
-BF_API void bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash);
+/** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
+BF_API int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash);
 BF_API bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash);
-BF_API void bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n);
+/** BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or hashes NULL with n > 0). */
+BF_API int bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n);
 /** out[i] = 1 if hashes[i] may be present, else 0; returns the number of 1s.
  *  out may be NULL to only count. */
 BF_API size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes,
                                       size_t n, uint8_t *out);
 
-/* Byte strings, hashed with XXH64 and the filter's seed (0 = Parquet). */
-BF_API void bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len);
+/* Byte strings, hashed with XXH64 and the filter's seed (0 = Parquet).
+ * Inserts return BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or data NULL
+ * with len > 0). */
+BF_API int bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len);
 BF_API bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len);
 /* Parquet physical types, hashed exactly as Parquet does (seed 0 only; on a
  * keyed filter they use the filter's seed over the same bytes). */
-BF_API void bf_sbbf_insert_int32(bf_sbbf *f, int32_t v);
-BF_API void bf_sbbf_insert_int64(bf_sbbf *f, int64_t v);
-BF_API void bf_sbbf_insert_float(bf_sbbf *f, float v);
-BF_API void bf_sbbf_insert_double(bf_sbbf *f, double v);
+BF_API int bf_sbbf_insert_int32(bf_sbbf *f, int32_t v);
+BF_API int bf_sbbf_insert_int64(bf_sbbf *f, int64_t v);
+BF_API int bf_sbbf_insert_float(bf_sbbf *f, float v);
+BF_API int bf_sbbf_insert_double(bf_sbbf *f, double v);
 BF_API bool bf_sbbf_contains_int32(const bf_sbbf *f, int32_t v);
 BF_API bool bf_sbbf_contains_int64(const bf_sbbf *f, int64_t v);
 BF_API bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
@@ -169,16 +176,18 @@ BF_API bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
  * after it (ordered by any synchronisation, e.g. a mutex, a join, or an
  * acquire load of a flag A released) returns true. Plain contains/insert
  * calls must not overlap concurrent inserts; plain contains calls may run
- * concurrently with each other.
+ * concurrently with each other. The inserts return BF_OK or BF_EREADONLY
+ * (BF_EINVAL for NULL arguments, as the plain batch).
  */
-BF_API void bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash);
-BF_API void bf_sbbf_insert_hashes_concurrent(bf_sbbf *f, const uint64_t *hashes,
-                                             size_t n);
+BF_API int bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash);
+BF_API int bf_sbbf_insert_hashes_concurrent(bf_sbbf *f, const uint64_t *hashes,
+                                            size_t n);
 BF_API bool bf_sbbf_contains_hash_concurrent(const bf_sbbf *f, uint64_t hash);
 
-/** dst |= src. Both must have the same size and seed. */
+/** dst |= src. Both must have the same size and seed (BF_EMISMATCH);
+ *  BF_EREADONLY if dst is a view. */
 BF_API int bf_sbbf_merge(bf_sbbf *dst, const bf_sbbf *src);
-/** Clear every bit. */
+/** Clear every bit. BF_EREADONLY on a view. */
 BF_API int bf_sbbf_clear(bf_sbbf *f);
 
 BF_API size_t bf_sbbf_num_bytes(const bf_sbbf *f);
@@ -186,13 +195,15 @@ BF_API size_t bf_sbbf_num_bytes(const bf_sbbf *f);
 BF_API const void *bf_sbbf_bitset(const bf_sbbf *f);
 
 /** Keyed mode: byte-string conveniences hash with this seed. Allowed only on
- *  an empty, writable filter (BF_EINVAL otherwise), so no key is lost. */
+ *  an empty filter (BF_EINVAL otherwise), so no key is lost; BF_EREADONLY
+ *  on a view. */
 BF_API int bf_sbbf_set_seed(bf_sbbf *f, uint64_t seed);
 BF_API uint64_t bf_sbbf_seed(const bf_sbbf *f);
 
 /** A read-only view over caller memory (a Parquet bitset, any alignment).
  *  No copy: the caller keeps buf alive and unchanged until bf_sbbf_free().
- *  Inserts on a view do nothing; merge/clear/set_seed return BF_EREADONLY. */
+ *  Every mutating call on a view (inserts of every kind, merge into it,
+ *  clear, set_seed) returns BF_EREADONLY and changes nothing. */
 BF_API int bf_sbbf_view(bf_sbbf **out, const void *bitset, size_t num_bytes);
 BF_API int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset,
                                size_t num_bytes, const char *kernel);
@@ -244,9 +255,11 @@ BF_API int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp);
 /** m bits (any m >= 1) and k hashes (1..64). */
 BF_API int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k);
 BF_API void bf_bloom_free(bf_bloom *f);
-BF_API void bf_bloom_insert_hash(bf_bloom *f, uint64_t hash);
+/** BF_OK, or BF_EREADONLY (a view from bf_filter_bloom() of a bf_filter
+ *  view; nothing changes). f must not be NULL. */
+BF_API int bf_bloom_insert_hash(bf_bloom *f, uint64_t hash);
 BF_API bool bf_bloom_contains_hash(const bf_bloom *f, uint64_t hash);
-BF_API void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash);
+BF_API int bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash);
 BF_API bool bf_bloom_contains_hash_concurrent(const bf_bloom *f, uint64_t hash);
 BF_API uint64_t bf_bloom_num_bits(const bf_bloom *f);
 BF_API unsigned bf_bloom_num_hashes(const bf_bloom *f);
@@ -258,8 +271,10 @@ BF_API int bf_counting_new(bf_counting **out, uint64_t n, double fpp);
 /** m 4-bit counters (any m >= 1) and k hashes (1..64). */
 BF_API int bf_counting_new_mk(bf_counting **out, uint64_t m, unsigned k);
 BF_API void bf_counting_free(bf_counting *f);
-BF_API void bf_counting_insert_hash(bf_counting *f, uint64_t hash);
-/** BF_OK, or BF_ENOTFOUND (nothing changed) if the key is absent. */
+/** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
+BF_API int bf_counting_insert_hash(bf_counting *f, uint64_t hash);
+/** BF_OK, or BF_ENOTFOUND (nothing changed) if the key is absent;
+ *  BF_EREADONLY on a view. */
 BF_API int bf_counting_remove_hash(bf_counting *f, uint64_t hash);
 BF_API bool bf_counting_contains_hash(const bf_counting *f, uint64_t hash);
 BF_API uint64_t bf_counting_num_counters(const bf_counting *f);
@@ -271,10 +286,11 @@ BF_API int bf_cuckoo_new(bf_cuckoo **out, uint64_t n, double fpp);
 BF_API int bf_cuckoo_new_buckets(bf_cuckoo **out, uint64_t num_buckets,
                                  unsigned fp_bits);
 BF_API void bf_cuckoo_free(bf_cuckoo *f);
-/** BF_OK, or BF_EFULL: the key was not stored; every earlier key still is. */
+/** BF_OK, or BF_EFULL: the key was not stored; every earlier key still is.
+ *  BF_EREADONLY on a view. */
 BF_API int bf_cuckoo_insert_hash(bf_cuckoo *f, uint64_t hash);
 BF_API bool bf_cuckoo_contains_hash(const bf_cuckoo *f, uint64_t hash);
-/** BF_OK, or BF_ENOTFOUND (nothing changed). */
+/** BF_OK, or BF_ENOTFOUND (nothing changed); BF_EREADONLY on a view. */
 BF_API int bf_cuckoo_remove_hash(bf_cuckoo *f, uint64_t hash);
 /** Fingerprints stored. */
 BF_API uint64_t bf_cuckoo_count(const bf_cuckoo *f);
@@ -315,6 +331,13 @@ BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
 /* ------------------------------------------------------------------------ */
 /* One interface for every family                                            */
 /* ------------------------------------------------------------------------ */
+
+/*
+ * Every family supports every call below except remove (sbbf and bloom:
+ * BF_EUNSUPPORTED) and merge (cuckoo: BF_EUNSUPPORTED). On a read-only
+ * filter (bf_filter_view, bf_filter_map_file) every mutating call returns
+ * BF_EREADONLY, whether or not the family supports it.
+ */
 
 typedef enum bf_family {
     BF_FAMILY_SBBF = 1,
@@ -372,6 +395,11 @@ BF_API int bf_filter_insert_hashes(bf_filter *f, const uint64_t *hashes, size_t 
                                    size_t *done);
 BF_API size_t bf_filter_contains_hashes(const bf_filter *f, const uint64_t *hashes,
                                         size_t n, uint8_t *out);
+/** Removes in order; stops at the first failure (BF_ENOTFOUND: that key and
+ *  the ones after it are untouched). *done (may be NULL) = keys removed.
+ *  BF_EUNSUPPORTED for families without remove (sbbf, bloom). */
+BF_API int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t n,
+                                   size_t *done);
 /** Byte strings hashed with XXH64 and the filter's seed. */
 BF_API int bf_filter_insert(bf_filter *f, const void *data, size_t len);
 BF_API bool bf_filter_contains(const bf_filter *f, const void *data, size_t len);
@@ -386,7 +414,9 @@ BF_API int bf_filter_stats(const bf_filter *f, bf_stats *out);
 BF_API int bf_filter_merge(bf_filter *dst, const bf_filter *src);
 BF_API int bf_filter_clear(bf_filter *f);
 /** The underlying family object, or NULL if f is of another family. The
- *  bf_filter keeps ownership. */
+ *  bf_filter keeps ownership. The family object owns the seed, so its own
+ *  byte-string calls hash as bf_filter_insert does; it is read-only when f
+ *  is. */
 BF_API bf_sbbf *bf_filter_sbbf(bf_filter *f);
 /** Wraps an SBBF (e.g. one read from Parquet with bf_sbbf_from_parquet) in
  *  the generic interface, to save it in the native format. On BF_OK the
@@ -399,9 +429,9 @@ BF_API bf_counting *bf_filter_counting(bf_filter *f);
 BF_API bf_cuckoo *bf_filter_cuckoo(bf_filter *f);
 
 /*
- * Native portable format (every family): a 64-byte little-endian header
- * (magic "BFLT", format version, family, flags, seed, parameters, payload
- * length, XXH64 checksums) followed by the payload. See docs/format.md.
+ * Native portable format (every family): a 64-byte header, then the
+ * family's payload; byte order independent. Specified in docs/format.md,
+ * with what loading checks.
  */
 #define BF_FORMAT_VERSION 1u
 #define BF_HEADER_BYTES 64u

@@ -1,14 +1,16 @@
 /* The baseline families (classic Bloom, counting Bloom, cuckoo): their
- * objects, shared by bloom.c, counting.c, cuckoo.c and the generic layer
- * (filter.c), which reads and writes their payloads directly.
+ * objects and the helpers bloom.c, counting.c and cuckoo.c share. Each of
+ * those files exports its family's table of operations (family.h); nothing
+ * outside them touches these structs (tests aside).
  *
- * Every payload is kept in memory in its portable byte layout, so saving is
- * a copy and a read-only view reads the caller's bytes in place (byte or
- * memcpy loads only: any alignment, any host byte order). */
+ * Every payload is kept in memory in its portable byte layout (the native
+ * payload of docs/format.md), so saving is a copy and a read-only view reads
+ * the caller's bytes in place (byte or memcpy loads only: any alignment, any
+ * host byte order). */
 #ifndef BF_BASELINES_H
 #define BF_BASELINES_H
 
-#include "internal.h"
+#include "family.h"
 
 /* Limits. 2^48 bits is 32 TiB: every size below is computed without
  * overflow, and allocation refuses what the machine cannot hold. */
@@ -21,7 +23,7 @@
 /* Load factor the sizing plans for (see cuckoo.c). */
 #define BF_CUCKOO_DESIGN_LOAD 0.94
 /* Bytes after the buckets in a saved cuckoo payload: count, victim index,
- * victim fingerprint, reserved. */
+ * victim fingerprint, reserved (docs/format.md). */
 #define BF_CUCKOO_TRAILER_BYTES 24u
 
 /* The table the classic and counting filters share: m cells (bits or 4-bit
@@ -32,6 +34,7 @@ typedef struct bf_cells {
     uint64_t m;
     unsigned k;
     uint64_t num_bytes;
+    uint64_t seed;        /* byte-string hashing seed (the one copy) */
     bf_region region;
 } bf_cells;
 
@@ -62,6 +65,7 @@ struct bf_cuckoo {
     uint64_t victim_index;
     uint32_t victim_fp;    /* 0: no victim */
     uint64_t rng;          /* kick-out choices (xorshift) */
+    uint64_t seed;         /* byte-string hashing seed (the one copy) */
     bf_region region;
     unsigned max_kicks;    /* kick-out limit of inserts; 0 = BF_CUCKOO_MAX_KICKS */
 };
@@ -113,22 +117,40 @@ BF_HIDDEN unsigned bf__bloom_best_k(uint64_t m, uint64_t n, double *fpp);
 BF_HIDDEN uint64_t bf__bloom_payload_bytes(uint64_t m);
 BF_HIDDEN uint64_t bf__counting_payload_bytes(uint64_t m);
 
-/* Construction shared by the classic and counting filters (bloom.c): an
- * object of `size` bytes (a struct whose first member is a bf_cells, so a
- * pointer to it converts to the object's) holding m cells, k per key, in a
- * payload of `bytes` bytes. _new allocates a zeroed payload; _view reads the
- * caller's payload in place. Both check m and k; *out is set on BF_OK only. */
+/* The classic and counting filters' shared table (bloom.c). An object is a
+ * struct whose first member is a bf_cells, so a pointer to it converts to
+ * the bf_cells (and the void * of the family tables to either).
+ * bf__cells_new allocates a zeroed payload of `bytes` bytes for m cells, k
+ * per key; it checks m and k and sets *out on BF_OK only. */
 BF_HIDDEN int bf__cells_new(bf_cells **out, size_t size, uint64_t m, unsigned k, uint64_t bytes);
-BF_HIDDEN int bf__cells_view(bf_cells **out, size_t size, const uint8_t *payload, uint64_t m,
-                             unsigned k, uint64_t bytes);
 /* Frees the payload (if owned) and the object; t may be NULL. */
 BF_HIDDEN void bf__cells_free(bf_cells *t);
 
-/* Read-only views over caller payloads (already validated by the caller). */
-BF_HIDDEN int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k);
-BF_HIDDEN int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k);
-BF_HIDDEN int bf__counting_view(bf_counting **out, const uint8_t *payload, uint64_t m, unsigned k);
-BF_HIDDEN int bf__counting_new_mk(bf_counting **out, uint64_t m, unsigned k);
+/* Table operations the two families share (o is a bf_bloom or bf_counting;
+ * see family.h for what each does). */
+BF_HIDDEN void bf__cells_destroy(void *o);
+BF_HIDDEN uint64_t bf__cells_num_bytes(const void *o);
+BF_HIDDEN bool bf__cells_is_readonly(const void *o);
+BF_HIDDEN uint64_t bf__cells_seed(const void *o);
+BF_HIDDEN int bf__cells_set_seed(void *o, uint64_t seed);
+BF_HIDDEN int bf__cells_clear(void *o);
+/* Native payload: p0 = m, p1 = k, p2 = the family's constant (0 for the
+ * classic filter, 4 bits per counter), p3 = 0, then the table. */
+BF_HIDDEN void bf__cells_encode(const void *o, bf_native_params *p, uint8_t *payload, uint32_t p2);
+BF_HIDDEN int bf__cells_check(const bf_native_params *p, uint64_t len, uint32_t p2,
+                              uint64_t (*payload_bytes)(uint64_t m));
+BF_HIDDEN int bf__cells_decode(void **out, size_t size, const bf_native_params *p,
+                               const uint8_t *payload, uint64_t len, uint64_t seed, bool view);
+/* Sizing: the classic filter's m and k for (n, fpp), in a payload of
+ * payload_bytes(m) bytes; the model FPR of a payload of num_bytes holding
+ * cells_per_byte cells each, with the best k. */
+BF_HIDDEN int bf__cells_size_for(uint64_t n, double fpp, bf_sizing *out,
+                                 uint64_t (*payload_bytes)(uint64_t m));
+BF_HIDDEN int bf__cells_fpp_for(uint64_t num_bytes, unsigned cells_per_byte, uint64_t n,
+                                double *out);
+/* Statistics of a table of `cells` cells, `set` of them non-zero, k per key. */
+BF_HIDDEN void bf__cells_stats(bf_stats *st, uint64_t cells, uint64_t set, unsigned k);
+
 BF_HIDDEN uint64_t bf__bloom_bits_set(const bf_bloom *f);
 BF_HIDDEN unsigned bf__counting_get(const uint8_t *data, uint64_t i);
 
@@ -137,11 +159,7 @@ BF_HIDDEN int bf__cuckoo_size(uint64_t n, double fpp, uint64_t *num_buckets, uns
 BF_HIDDEN double bf__cuckoo_model_fpp(unsigned fp_bits, double load);
 /* The load sizing plans for with n keys (<= BF_CUCKOO_DESIGN_LOAD). */
 BF_HIDDEN double bf__cuckoo_design_load(uint64_t n);
-BF_HIDDEN int bf__cuckoo_view(bf_cuckoo **out, const uint8_t *table, uint64_t num_buckets,
-                              unsigned fp_bits, uint64_t count, uint64_t victim_index,
-                              uint32_t victim_fp);
 BF_HIDDEN uint64_t bf__cuckoo_occupied(const bf_cuckoo *f);
 BF_HIDDEN double bf__cuckoo_est_fpp(const bf_cuckoo *f);
-BF_HIDDEN void bf__cuckoo_clear(bf_cuckoo *f);
 
 #endif

@@ -113,28 +113,13 @@ int bf__cells_new(bf_cells **out, size_t size, uint64_t m, unsigned k, uint64_t 
     return BF_OK;
 }
 
-int bf__cells_view(bf_cells **out, size_t size, const uint8_t *payload, uint64_t m, unsigned k,
-                   uint64_t bytes) {
-    if (!payload) return BF_EINVAL;
-    int rc = cells_check(m, k);
-    if (rc) return rc;
-    bf_cells *t = bf__calloc(1, size);
-    if (!t) return BF_ENOMEM;
-    t->data = payload;
-    t->m = m;
-    t->k = k;
-    t->num_bytes = bytes;
-    *out = t;
-    return BF_OK;
-}
-
 void bf__cells_free(bf_cells *t) {
     if (!t) return;
     bf__free_bits(&t->region);
     bf__free(t);
 }
 
-int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k) {
+static int bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) {
     if (!out) return BF_EINVAL;
     bf_cells *t;
     int rc = bf__cells_new(&t, sizeof(bf_bloom), m, k, bf__bloom_payload_bytes(m));
@@ -142,35 +127,34 @@ int bf__bloom_new_empty(bf_bloom **out, uint64_t m, unsigned k) {
     return rc;
 }
 
-int bf__bloom_view(bf_bloom **out, const uint8_t *payload, uint64_t m, unsigned k) {
-    if (!out) return BF_EINVAL;
-    bf_cells *t;
-    int rc = bf__cells_view(&t, sizeof(bf_bloom), payload, m, k, bf__bloom_payload_bytes(m));
-    if (rc == BF_OK) *out = (bf_bloom *)(void *)t;
-    return rc;
-}
-
-int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) { return bf__bloom_new_empty(out, m, k); }
+int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) { return bloom_new_mk(out, m, k); }
 
 int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp) {
     if (!out) return BF_EINVAL;
     uint64_t m;
     unsigned k;
     int rc = bf__bloom_size(n, fpp, &m, &k);
-    return rc ? rc : bf__bloom_new_empty(out, m, k);
+    return rc ? rc : bloom_new_mk(out, m, k);
 }
 
 void bf_bloom_free(bf_bloom *f) {
     if (f) bf__cells_free(&f->t);
 }
 
-void bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->t.bits)) return; /* read-only view */
+/* The k bits of a key, in a writable filter (the single insert and the
+ * small-filter batch). */
+static inline void set_bits(bf_bloom *f, uint64_t hash) {
     bf_dh d = bf__dh_init(hash);
     for (unsigned i = 0; i < f->t.k; i++) {
         uint64_t p = bf__dh_next(&d, f->t.m);
         f->t.bits[p >> 3] |= (uint8_t)(1u << (p & 7));
     }
+}
+
+int bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
+    set_bits(f, hash);
+    return BF_OK;
 }
 
 bool bf_bloom_contains_hash(const bf_bloom *f, uint64_t hash) {
@@ -194,8 +178,8 @@ static inline uint64_t native_bit(uint64_t p) {
     return m;
 }
 
-void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->t.bits)) return;
+int bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
     uint64_t *w = (uint64_t *)(void *)f->t.bits;
     bf_dh d = bf__dh_init(hash);
     for (unsigned i = 0; i < f->t.k; i++) {
@@ -205,6 +189,7 @@ void bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash) {
         if (!(__atomic_load_n(&w[p >> 6], __ATOMIC_RELAXED) & bit))
             __atomic_fetch_or(&w[p >> 6], bit, __ATOMIC_RELEASE);
     }
+    return BF_OK;
 }
 
 bool bf_bloom_contains_hash_concurrent(const bf_bloom *f, uint64_t hash) {
@@ -223,9 +208,7 @@ unsigned bf_bloom_num_hashes(const bf_bloom *f) { return f->t.k; }
 
 uint64_t bf__bloom_bits_set(const bf_bloom *f) {
     const bf_cells *t = &f->t;
-    uint64_t set = 0, i = 0;
-    for (; i + 8 <= t->num_bytes; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(t->data + i));
-    for (; i < t->num_bytes; i++) set += (uint64_t)__builtin_popcount(t->data[i]);
+    uint64_t set = bf__popcount_bytes(t->data, t->num_bytes);
     /* Only bits below m count: an unverified view may have padding bits set. */
     for (uint64_t p = t->m; p < (uint64_t)t->num_bytes * 8; p++) set -= (t->data[p >> 3] >> (p & 7)) & 1u;
     return set;
@@ -290,7 +273,7 @@ size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_
 void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
     if (BF_UNLIKELY(!f->t.bits)) return;
     if (f->t.num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
-        for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(f, load_hash(hashes + i));
+        for (size_t i = 0; i < n; i++) set_bits(f, load_hash(hashes + i));
         return;
     }
     uint64_t pos[BLOOM_GROUP][BF_BLOOM_MAX_K];
@@ -302,3 +285,199 @@ void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
                 f->t.bits[pos[j][i] >> 3] |= (uint8_t)(1u << (pos[j][i] & 7));
     }
 }
+
+/* ---- what the classic and counting filters' tables share ----------------- */
+
+void bf__cells_destroy(void *o) { bf__cells_free(o); }
+uint64_t bf__cells_num_bytes(const void *o) { return ((const bf_cells *)o)->num_bytes; }
+bool bf__cells_is_readonly(const void *o) { return ((const bf_cells *)o)->bits == NULL; }
+uint64_t bf__cells_seed(const void *o) { return ((const bf_cells *)o)->seed; }
+
+int bf__cells_set_seed(void *o, uint64_t seed) {
+    bf_cells *t = o;
+    if (!t->bits) return BF_EREADONLY;
+    if (seed == t->seed) return BF_OK;
+    /* Only an empty filter: its writable payload is all zero (padding is
+     * never written). */
+    for (uint64_t i = 0; i < t->num_bytes; i++)
+        if (t->bits[i]) return BF_EINVAL;
+    t->seed = seed;
+    return BF_OK;
+}
+
+int bf__cells_clear(void *o) {
+    bf_cells *t = o;
+    if (!t->bits) return BF_EREADONLY;
+    memset(t->bits, 0, (size_t)t->num_bytes);
+    return BF_OK;
+}
+
+void bf__cells_encode(const void *o, bf_native_params *p, uint8_t *payload, uint32_t p2) {
+    const bf_cells *t = o;
+    p->p0 = t->m;
+    p->p1 = t->k;
+    p->p2 = p2;
+    memcpy(payload, t->data, (size_t)t->num_bytes);
+}
+
+int bf__cells_check(const bf_native_params *p, uint64_t len, uint32_t p2,
+                    uint64_t (*payload_bytes)(uint64_t m)) {
+    if (p->p0 == 0 || p->p1 == 0 || p->p1 > BF_BLOOM_MAX_K || p->p2 != p2 || p->p3)
+        return BF_ECORRUPT;
+    if (p->p0 > BF_BLOOM_MAX_BITS) return BF_ETOOBIG;
+    uint64_t expect = payload_bytes(p->p0);
+    if (expect > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    return len == expect ? BF_OK : BF_ECORRUPT;
+}
+
+int bf__cells_decode(void **out, size_t size, const bf_native_params *p, const uint8_t *payload,
+                     uint64_t len, uint64_t seed, bool view) {
+    int rc = cells_check(p->p0, p->p1);
+    if (rc) return rc;
+    bf_cells *t;
+    if (view) {
+        if (!(t = bf__calloc(1, size))) return BF_ENOMEM;
+        t->data = payload;
+        t->m = p->p0;
+        t->k = p->p1;
+        t->num_bytes = len;
+    } else {
+        if ((rc = bf__cells_new(&t, size, p->p0, p->p1, len))) return rc;
+        memcpy(t->bits, payload, (size_t)len);
+    }
+    t->seed = seed;
+    *out = t;
+    return BF_OK;
+}
+
+int bf__cells_size_for(uint64_t n, double fpp, bf_sizing *out, uint64_t (*payload_bytes)(uint64_t m)) {
+    uint64_t m;
+    unsigned k;
+    int rc = bf__bloom_size(n, fpp, &m, &k);
+    if (rc) return rc;
+    out->num_bytes = payload_bytes(m);
+    out->k = k;
+    out->model_fpp = bf__bloom_fpp((double)m, k, (double)n);
+    return BF_OK;
+}
+
+int bf__cells_fpp_for(uint64_t num_bytes, unsigned cells_per_byte, uint64_t n, double *out) {
+    uint64_t m;
+    if (bf_mul_overflow(num_bytes, cells_per_byte, &m)) return BF_ETOOBIG;
+    bf__bloom_best_k(m, n, out);
+    return BF_OK;
+}
+
+void bf__cells_stats(bf_stats *st, uint64_t cells, uint64_t set, unsigned k) {
+    st->cells = cells;
+    st->cells_set = set;
+    st->fill_ratio = (double)set / (double)cells;
+    st->est_keys = st->fill_ratio >= 1.0 ? INFINITY
+                                         : -((double)cells / k) * log1p(-st->fill_ratio);
+    st->est_fpp = pow(st->fill_ratio, (double)k); /* a foreign key's k cells all set */
+    st->k = k;
+}
+
+/* ---- the classic filter's table ------------------------------------------ */
+
+static int bloom_size_for(uint64_t n, double fpp, bf_sizing *out) {
+    return bf__cells_size_for(n, fpp, out, bf__bloom_payload_bytes);
+}
+static int bloom_fpp_for(uint64_t num_bytes, uint64_t n, double *out) {
+    return bf__cells_fpp_for(num_bytes, 8, n, out); /* eight bits per byte */
+}
+static int bloom_create(void **out, uint64_t n, double fpp) {
+    bf_bloom *f = NULL; /* not a cast of out: *out is a void * */
+    int rc = bf_bloom_new(&f, n, fpp);
+    if (rc == BF_OK) *out = f;
+    return rc;
+}
+
+static int bloom_insert(void *o, uint64_t h) { return bf_bloom_insert_hash(o, h); }
+static bool bloom_contains(const void *o, uint64_t h) { return bf_bloom_contains_hash(o, h); }
+
+static int bloom_insert_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
+    bf_bloom *f = o;
+    *done = 0;
+    if (!f->t.bits) return BF_EREADONLY;
+    bf__bloom_insert_batch(f, h, n);
+    *done = n;
+    return BF_OK;
+}
+
+static size_t bloom_contains_batch(const void *o, const uint64_t *h, size_t n, uint8_t *out) {
+    return bf__bloom_contains_batch(o, h, n, out);
+}
+
+static int bloom_merge(void *dst, const void *src) {
+    bf_bloom *d = dst;
+    const bf_bloom *s = src;
+    if (!d->t.bits) return BF_EREADONLY;
+    if (d->t.m != s->t.m || d->t.k != s->t.k || d->t.seed != s->t.seed) return BF_EMISMATCH;
+    for (uint64_t i = 0; i < d->t.num_bytes; i++) d->t.bits[i] |= s->t.data[i];
+    return BF_OK;
+}
+
+static int bloom_stats(const void *o, bf_stats *st) {
+    const bf_bloom *f = o;
+    bf__cells_stats(st, f->t.m, bf__bloom_bits_set(f), f->t.k);
+    return BF_OK;
+}
+
+static void bloom_encode(const void *o, bf_native_params *p, uint8_t *payload) {
+    bf__cells_encode(o, p, payload, 0);
+}
+
+static int bloom_check(const bf_native_params *p, const uint8_t *payload, uint64_t len) {
+    (void)payload;
+    return bf__cells_check(p, len, 0, bf__bloom_payload_bytes);
+}
+
+/* Bits m .. 8 * len - 1 (the padding of the last word) must be clear. */
+static int bloom_verify(const bf_native_params *p, const uint8_t *payload, uint64_t len) {
+    for (uint64_t bit = p->p0; bit < len * 8; bit++)
+        if ((payload[bit >> 3] >> (bit & 7)) & 1) return BF_ECORRUPT;
+    return BF_OK;
+}
+
+static int bloom_decode(void **out, const bf_native_params *p, const uint8_t *payload,
+                        uint64_t len, uint64_t seed, bool view) {
+    return bf__cells_decode(out, sizeof(bf_bloom), p, payload, len, seed, view);
+}
+
+/* An insert sets at most k bits. */
+static uint64_t bloom_least_inserts(const void *o) {
+    const bf_bloom *f = o;
+    return bf__least_inserts(bf__bloom_bits_set(f), f->t.k);
+}
+
+const bf_family_ops bf__bloom_ops = {
+    .version = BF_FAMILY_OPS_VERSION,
+    .id = BF_FAMILY_BLOOM,
+    .name = "bloom",
+    .size_for = bloom_size_for,
+    .fpp_for = bloom_fpp_for,
+    .create = bloom_create,
+    .destroy = bf__cells_destroy,
+    .insert = bloom_insert,
+    .contains = bloom_contains,
+    .insert_batch = bloom_insert_batch,
+    .contains_batch = bloom_contains_batch,
+    .remove = NULL,
+    .remove_batch = NULL,
+    .clear = bf__cells_clear,
+    .merge = bloom_merge,
+    .stats = bloom_stats,
+    .num_bytes = bf__cells_num_bytes,
+    .is_readonly = bf__cells_is_readonly,
+    .seed = bf__cells_seed,
+    .set_seed = bf__cells_set_seed,
+    .payload_bytes = bf__cells_num_bytes,
+    .encode = bloom_encode,
+    .check = bloom_check,
+    .verify = bloom_verify,
+    .decode = bloom_decode,
+    .least_inserts = bloom_least_inserts,
+};
+
+bf_bloom *bf_filter_bloom(bf_filter *f) { return bf__filter_object(f, &bf__bloom_ops); }

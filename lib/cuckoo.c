@@ -160,20 +160,6 @@ int bf_cuckoo_new_buckets(bf_cuckoo **out, uint64_t num_buckets, unsigned fp_bit
     return cuckoo_alloc(out, num_buckets, fp_bits, false);
 }
 
-int bf__cuckoo_view(bf_cuckoo **out, const uint8_t *table, uint64_t num_buckets, unsigned fp_bits,
-                    uint64_t count, uint64_t victim_index, uint32_t victim_fp) {
-    if (!table) return BF_EINVAL;
-    bf_cuckoo *f = NULL;
-    int rc = cuckoo_alloc(&f, num_buckets, fp_bits, true);
-    if (rc) return rc;
-    f->data = table;
-    f->count = count;
-    f->victim_index = victim_index;
-    f->victim_fp = victim_fp;
-    *out = f;
-    return BF_OK;
-}
-
 double bf__cuckoo_model_fpp(unsigned fp_bits, double load) {
     double q = 1.0 / (double)((1u << fp_bits) - 1);
     return -expm1(2.0 * BF_CUCKOO_SLOTS * load * log1p(-q));
@@ -379,13 +365,6 @@ double bf__cuckoo_est_fpp(const bf_cuckoo *f) {
     return 1.0 - s * s;
 }
 
-void bf__cuckoo_clear(bf_cuckoo *f) {
-    memset(f->table, 0, (size_t)f->num_bytes);
-    f->count = 0;
-    f->victim_fp = 0;
-    f->victim_index = 0;
-}
-
 /* Batch lookups: the two buckets of a group of keys are prefetched before
  * any is tested, so their misses overlap. */
 #define CUCKOO_GROUP 16
@@ -488,3 +467,197 @@ int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src, size_t
 size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n, uint8_t *out) {
     return bf__cuckoo_contains_batch(f, hashes, n, out);
 }
+
+/* ---- the cuckoo filter's table -------------------------------------------- */
+
+static int size_for(uint64_t n, double fpp, bf_sizing *out) {
+    uint64_t nb;
+    unsigned f;
+    int rc = bf__cuckoo_size(n, fpp, &nb, &f);
+    if (rc) return rc;
+    out->num_bytes = nb * (f / 2);
+    out->fp_bits = f;
+    out->model_fpp = bf__cuckoo_model_fpp(f, (double)n / (BF_CUCKOO_SLOTS * (double)nb));
+    return BF_OK;
+}
+
+/* The best fingerprint size that still holds n keys at its design load;
+ * BF_EFULL (and FPR 1) when none does. */
+static int fpp_for(uint64_t num_bytes, uint64_t n, double *out) {
+    static const unsigned bits[3] = {8, 12, 16};
+    double best = 2.0;
+    for (unsigned j = 0; j < 3; j++) {
+        uint64_t nb = num_bytes / (bits[j] / 2);
+        if (!nb) continue;
+        double load = (double)n / (BF_CUCKOO_SLOTS * (double)nb);
+        if (load > bf__cuckoo_design_load(n)) continue; /* n keys would not fit */
+        double p = bf__cuckoo_model_fpp(bits[j], load);
+        if (p < best) best = p;
+    }
+    *out = best > 1.0 ? 1.0 : best;
+    return best > 1.0 ? BF_EFULL : BF_OK;
+}
+
+static int create(void **out, uint64_t n, double fpp) {
+    bf_cuckoo *f = NULL; /* not a cast of out: *out is a void * */
+    int rc = bf_cuckoo_new(&f, n, fpp);
+    if (rc == BF_OK) *out = f;
+    return rc;
+}
+static void destroy(void *o) { bf_cuckoo_free(o); }
+
+static int insert(void *o, uint64_t h) { return bf_cuckoo_insert_hash(o, h); }
+static bool contains(const void *o, uint64_t h) { return bf_cuckoo_contains_hash(o, h); }
+static int remove_one(void *o, uint64_t h) { return bf_cuckoo_remove_hash(o, h); }
+static int insert_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
+    return bf__batch_loop(o, !((bf_cuckoo *)o)->table, h, n, done, insert);
+}
+static int remove_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
+    return bf__batch_loop(o, !((bf_cuckoo *)o)->table, h, n, done, remove_one);
+}
+static size_t contains_batch(const void *o, const uint64_t *h, size_t n, uint8_t *out) {
+    return bf__cuckoo_contains_batch(o, h, n, out);
+}
+
+static int clear(void *o) {
+    bf_cuckoo *f = o;
+    if (!f->table) return BF_EREADONLY;
+    memset(f->table, 0, (size_t)f->num_bytes);
+    f->count = 0;
+    f->victim_fp = 0;
+    f->victim_index = 0;
+    return BF_OK;
+}
+
+static int stats(const void *o, bf_stats *st) {
+    const bf_cuckoo *c = o;
+    st->cells = c->num_buckets * BF_CUCKOO_SLOTS;
+    st->cells_set = bf__cuckoo_occupied(c);
+    st->fill_ratio = (double)st->cells_set / (double)st->cells;
+    st->est_keys = (double)c->count;
+    st->est_fpp = bf__cuckoo_est_fpp(c);
+    st->fp_bits = c->fp_bits;
+    return BF_OK;
+}
+
+static uint64_t num_bytes(const void *o) { return ((const bf_cuckoo *)o)->num_bytes; }
+static bool is_readonly(const void *o) { return ((const bf_cuckoo *)o)->table == NULL; }
+static uint64_t seed(const void *o) { return ((const bf_cuckoo *)o)->seed; }
+
+static int set_seed(void *o, uint64_t s) {
+    bf_cuckoo *f = o;
+    if (!f->table) return BF_EREADONLY;
+    if (s != f->seed && f->count) return BF_EINVAL; /* empty filters only */
+    f->seed = s;
+    return BF_OK;
+}
+
+/* ---- native payload: the buckets, then the trailer (docs/format.md) ------ */
+
+static uint64_t payload_bytes(const void *o) {
+    return ((const bf_cuckoo *)o)->num_bytes + BF_CUCKOO_TRAILER_BYTES;
+}
+
+static void encode(const void *o, bf_native_params *p, uint8_t *payload) {
+    const bf_cuckoo *c = o;
+    p->p0 = c->num_buckets;
+    p->p1 = c->fp_bits;
+    p->p2 = BF_CUCKOO_SLOTS;
+    memcpy(payload, c->data, (size_t)c->num_bytes);
+    uint8_t *t = payload + c->num_bytes;
+    bf_store_le64(t, c->count);
+    bf_store_le64(t + 8, c->victim_fp ? c->victim_index : 0);
+    bf_store_le32(t + 16, c->victim_fp);
+    bf_store_le32(t + 20, 0);
+}
+
+typedef struct trailer {
+    uint64_t count, victim_index;
+    uint32_t victim_fp;
+} trailer;
+
+static trailer read_trailer(const bf_native_params *p, const uint8_t *payload) {
+    const uint8_t *t = payload + p->p0 * (p->p1 / 2);
+    trailer tr = {bf_load_le64(t), bf_load_le64(t + 8), bf_load_le32(t + 16)};
+    return tr;
+}
+
+static int check(const bf_native_params *p, const uint8_t *payload, uint64_t len) {
+    if (p->p0 == 0 || !fits_valid(p->p1) || p->p2 != BF_CUCKOO_SLOTS || p->p3) return BF_ECORRUPT;
+    if (p->p0 > BF_CUCKOO_MAX_BUCKETS) return BF_ETOOBIG;
+    uint64_t expect = p->p0 * (p->p1 / 2) + BF_CUCKOO_TRAILER_BYTES;
+    if (expect > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    if (len != expect) return BF_ECORRUPT;
+    trailer tr = read_trailer(p, payload);
+    if (bf_load_le32(payload + len - 4) != 0) return BF_ECORRUPT; /* reserved */
+    if (tr.victim_fp >= (1u << p->p1)) return BF_ECORRUPT;
+    if (tr.victim_fp ? tr.victim_index >= p->p0 : tr.victim_index != 0) return BF_ECORRUPT;
+    if (tr.count > p->p0 * BF_CUCKOO_SLOTS + 1) return BF_ECORRUPT;
+    return BF_OK;
+}
+
+static int decode(void **out, const bf_native_params *p, const uint8_t *payload, uint64_t len,
+                  uint64_t seed_, bool view) {
+    (void)len;
+    bf_cuckoo *f = NULL;
+    int rc = cuckoo_alloc(&f, p->p0, p->p1, view);
+    if (rc) return rc;
+    if (view)
+        f->data = payload;
+    else
+        memcpy(f->table, payload, (size_t)f->num_bytes);
+    trailer tr = read_trailer(p, payload);
+    f->count = tr.count;
+    f->victim_index = tr.victim_index;
+    f->victim_fp = tr.victim_fp;
+    f->seed = seed_;
+    *out = f;
+    return BF_OK;
+}
+
+/* The stored count must be the occupied slots plus the victim. */
+static int verify(const bf_native_params *p, const uint8_t *payload, uint64_t len) {
+    (void)len;
+    bf_cuckoo tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.data = payload;
+    tmp.num_buckets = p->p0;
+    tmp.fp_bits = p->p1;
+    tmp.bucket_bytes = p->p1 / 2;
+    trailer tr = read_trailer(p, payload);
+    return bf__cuckoo_occupied(&tmp) + (tr.victim_fp != 0) == tr.count ? BF_OK : BF_ECORRUPT;
+}
+
+/* One stored fingerprint per successful insert. */
+static uint64_t least_inserts(const void *o) { return ((const bf_cuckoo *)o)->count; }
+
+const bf_family_ops bf__cuckoo_ops = {
+    .version = BF_FAMILY_OPS_VERSION,
+    .id = BF_FAMILY_CUCKOO,
+    .name = "cuckoo",
+    .size_for = size_for,
+    .fpp_for = fpp_for,
+    .create = create,
+    .destroy = destroy,
+    .insert = insert,
+    .contains = contains,
+    .insert_batch = insert_batch,
+    .contains_batch = contains_batch,
+    .remove = remove_one,
+    .remove_batch = remove_batch,
+    .clear = clear,
+    .merge = NULL, /* fingerprints cannot be merged without the keys */
+    .stats = stats,
+    .num_bytes = num_bytes,
+    .is_readonly = is_readonly,
+    .seed = seed,
+    .set_seed = set_seed,
+    .payload_bytes = payload_bytes,
+    .encode = encode,
+    .check = check,
+    .verify = verify,
+    .decode = decode,
+    .least_inserts = least_inserts,
+};
+
+bf_cuckoo *bf_filter_cuckoo(bf_filter *f) { return bf__filter_object(f, &bf__cuckoo_ops); }

@@ -17,7 +17,7 @@
  * I/O failures return BF_EIO with errno preserved from the failing call.
  */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,13 +31,6 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-
-/* Implemented in filter.c: a read-only view over buf that, on success, owns
- * the memory and calls release(base, base_len) from bf_filter_free. On
- * failure nothing is taken over and the caller still owns the memory. */
-BF_HIDDEN int bf__filter_view_owned(bf_filter **out, const void *buf, size_t len,
-                                    unsigned flags, void (*release)(void *, size_t),
-                                    void *base, size_t base_len);
 
 /* Larger transfers are split: Linux moves at most ~2 GiB per call. */
 #define IO_CHUNK ((size_t)1 << 30)

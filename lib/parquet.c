@@ -86,11 +86,8 @@ int bf_sbbf_from_parquet_ex(bf_sbbf **out, const void *buf, size_t len, size_t *
     size_t off;
     int rc = parse(buf, len, &nb, &off);
     if (rc) return rc;
-    bf_sbbf *f;
-    if ((rc = bf_sbbf_new_bytes(&f, (size_t)nb))) return rc;
-    memcpy(f->bits, (const uint8_t *)buf + off, (size_t)nb);
+    if ((rc = bf__sbbf_new_copy(out, (const uint8_t *)buf + off, (size_t)nb))) return rc;
     if (consumed) *consumed = off + (size_t)nb;
-    *out = f;
     return BF_OK;
 }
 
@@ -126,20 +123,22 @@ static size_t write_header(uint8_t *out, uint32_t n) {
     return i + sizeof tail;
 }
 
+/* The serialiser reads the filter through the SBBF API only. */
 size_t bf_sbbf_parquet_size(const bf_sbbf *f) {
-    if (!f || f->num_bytes > 0x7fffffffu) return 0;
+    if (!f || bf_sbbf_num_bytes(f) > 0x7fffffffu) return 0;
     uint8_t tmp[32];
-    return write_header(tmp, (uint32_t)f->num_bytes) + (size_t)f->num_bytes;
+    return write_header(tmp, (uint32_t)bf_sbbf_num_bytes(f)) + bf_sbbf_num_bytes(f);
 }
 
 int bf_sbbf_to_parquet(const bf_sbbf *f, void *buf, size_t cap, size_t *written) {
     if (!f || !buf) return BF_EINVAL;
-    if (f->num_bytes > 0x7fffffffu) return BF_ETOOBIG; /* numBytes is an i32 */
+    const size_t nb = bf_sbbf_num_bytes(f);
+    if (nb > 0x7fffffffu) return BF_ETOOBIG; /* numBytes is an i32 */
     uint8_t head[32];
-    size_t hl = write_header(head, (uint32_t)f->num_bytes);
-    if (cap < hl || cap - hl < f->num_bytes) return BF_EBUFSIZE;
+    size_t hl = write_header(head, (uint32_t)nb);
+    if (cap < hl || cap - hl < nb) return BF_EBUFSIZE;
     memcpy(buf, head, hl);
-    memcpy((uint8_t *)buf + hl, f->data, (size_t)f->num_bytes);
-    if (written) *written = hl + (size_t)f->num_bytes;
+    memcpy((uint8_t *)buf + hl, bf_sbbf_bitset(f), nb);
+    if (written) *written = hl + nb;
     return BF_OK;
 }

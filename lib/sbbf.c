@@ -81,16 +81,22 @@ const void *bf_sbbf_bitset(const bf_sbbf *f) { return f->data; }
 const char *bf_sbbf_kernel(const bf_sbbf *f) { return f->kernel->name; }
 uint64_t bf_sbbf_seed(const bf_sbbf *f) { return f->seed; }
 
-void bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
-    if (BF_LIKELY(f->bits)) f->kernel->insert(f->bits, f->num_blocks, hash);
+/* Every mutating call refuses a read-only view (bits == NULL) with
+ * BF_EREADONLY: one predictable branch, as cheap as the old silent skip. */
+int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
+    return f->kernel->insert(f->bits, f->num_blocks, hash); /* BF_OK, a tail call */
 }
 
 bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash) {
     return f->kernel->contains(f->data, f->num_blocks, hash);
 }
 
-void bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n) {
-    if (BF_LIKELY(f->bits) && n) f->kernel->insert_batch(f->bits, f->num_blocks, hashes, n);
+int bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n) {
+    if (BF_UNLIKELY(!f || (!hashes && n))) return BF_EINVAL;
+    if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
+    if (n) f->kernel->insert_batch(f->bits, f->num_blocks, hashes, n);
+    return BF_OK;
 }
 
 size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes, size_t n, uint8_t *out) {
@@ -113,8 +119,8 @@ static inline uint64_t pair_mask(uint64_t hash, unsigned j) {
 #endif
 }
 
-void bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->bits)) return;
+int bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
     uint64_t *block = (uint64_t *)(void *)(f->bits + bf_sbbf_block_index(hash, f->num_blocks) * 32);
     for (unsigned j = 0; j < 4; j++) {
         uint64_t m = pair_mask(hash, j);
@@ -122,14 +128,18 @@ void bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash) {
         if ((__atomic_load_n(&block[j], __ATOMIC_RELAXED) & m) != m)
             __atomic_fetch_or(&block[j], m, __ATOMIC_RELEASE);
     }
+    return BF_OK;
 }
 
-void bf_sbbf_insert_hashes_concurrent(bf_sbbf *f, const uint64_t *hashes, size_t n) {
+int bf_sbbf_insert_hashes_concurrent(bf_sbbf *f, const uint64_t *hashes, size_t n) {
+    if (BF_UNLIKELY(!f || (!hashes && n))) return BF_EINVAL;
+    if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
     for (size_t i = 0; i < n; i++) {
         if (i + BF_SBBF_PREFETCH_DISTANCE < n)
             __builtin_prefetch(f->data + bf_sbbf_block_index(hashes[i + BF_SBBF_PREFETCH_DISTANCE], f->num_blocks) * 32, 1);
         bf_sbbf_insert_hash_concurrent(f, hashes[i]);
     }
+    return BF_OK;
 }
 
 bool bf_sbbf_contains_hash_concurrent(const bf_sbbf *f, uint64_t hash) {
@@ -144,8 +154,9 @@ bool bf_sbbf_contains_hash_concurrent(const bf_sbbf *f, uint64_t hash) {
     return missing == 0;
 }
 
-void bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len) {
-    bf_sbbf_insert_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
+int bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len) {
+    if (BF_UNLIKELY(!f || (!data && len))) return BF_EINVAL;
+    return bf_sbbf_insert_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
 }
 bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len) {
     return bf_sbbf_contains_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
@@ -153,10 +164,10 @@ bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len) {
 
 /* Parquet's PLAIN encodings: little-endian bytes of the value. */
 #define BF_TYPED(suffix, ctype, store, width)                                   \
-    void bf_sbbf_insert_##suffix(bf_sbbf *f, ctype v) {                          \
+    int bf_sbbf_insert_##suffix(bf_sbbf *f, ctype v) {                           \
         uint8_t b[width];                                                        \
         store;                                                                   \
-        bf_sbbf_insert(f, b, width);                                             \
+        return bf_sbbf_insert(f, b, width);                                      \
     }                                                                            \
     bool bf_sbbf_contains_##suffix(const bf_sbbf *f, ctype v) {                 \
         uint8_t b[width];                                                        \

@@ -14,6 +14,10 @@ struct bf_sbbf {
     bf_region region;          /* owned memory, kind 0 for a view */
 };
 
+/* A writable filter holding a copy of num_bytes of bitset (sbbf_family.c):
+ * how loaders (the native format, Parquet) build an SBBF from bytes. */
+BF_HIDDEN int bf__sbbf_new_copy(bf_sbbf **out, const void *bitset, size_t num_bytes);
+
 /* Exact model FPR for z blocks and n keys (model.c). */
 BF_HIDDEN double bf__sbbf_fpp_blocks(uint64_t num_blocks, double n);
 

@@ -2,6 +2,7 @@
 #ifndef BF_BASELINES_UTIL_H
 #define BF_BASELINES_UTIL_H
 
+#include "blockfilter.h"
 #include "testutil.h"
 
 #include <stdint.h>
@@ -20,6 +21,19 @@ static inline uint64_t *tb_keys(size_t n, uint64_t seed) {
     uint64_t *k = malloc(n * sizeof *k);
     for (size_t i = 0; i < n; i++) k[i] = tu_next(&seed);
     return k;
+}
+
+/* The native image of f (malloc'ed), or NULL if saving fails or writes
+ * another length than bf_filter_save_size says. */
+static inline uint8_t *tb_saved(const bf_filter *f, size_t *len) {
+    *len = bf_filter_save_size(f);
+    uint8_t *buf = *len > BF_HEADER_BYTES ? malloc(*len) : NULL;
+    size_t w = 0;
+    if (buf && (bf_filter_save(f, buf, *len, &w) != BF_OK || w != *len)) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
 }
 
 #endif

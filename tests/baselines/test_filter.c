@@ -19,12 +19,8 @@ static bf_filter *filled(bf_family fam, uint64_t n, double fpp, uint64_t seed) {
 }
 
 static uint8_t *saved(const bf_filter *f, size_t *len) {
-    *len = bf_filter_save_size(f);
-    cr_assert_gt(*len, BF_HEADER_BYTES);
-    uint8_t *buf = malloc(*len);
-    size_t w = 0;
-    cr_assert_eq(bf_filter_save(f, buf, *len, &w), BF_OK);
-    cr_assert_eq(w, *len);
+    uint8_t *buf = tb_saved(f, len);
+    cr_assert_not_null(buf, "save");
     return buf;
 }
 
@@ -483,14 +479,14 @@ static int load_with(const uint8_t *buf, size_t len, void (*edit)(bf_native_head
     return rc;
 }
 
-static void k_zero(bf_native_header *h, uint8_t *p) { (void)p, h->p1 = 0; }
-static void k_65(bf_native_header *h, uint8_t *p) { (void)p, h->p1 = 65; }
-static void fp_bits_10(bf_native_header *h, uint8_t *p) { (void)p, h->p1 = 10; }
-static void p2_wrong(bf_native_header *h, uint8_t *p) { (void)p, h->p2 ^= 1; }
-static void p3_set(bf_native_header *h, uint8_t *p) { (void)p, h->p3 = 1; }
-static void p0_plus(bf_native_header *h, uint8_t *p) { (void)p, h->p0 += 64; }
-static void p0_zero(bf_native_header *h, uint8_t *p) { (void)p, h->p0 = 0; }
-static void p0_huge(bf_native_header *h, uint8_t *p) { (void)p, h->p0 = UINT64_MAX / 2; }
+static void k_zero(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 0; }
+static void k_65(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 65; }
+static void fp_bits_10(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 10; }
+static void p2_wrong(bf_native_header *h, uint8_t *p) { (void)p, h->params.p2 ^= 1; }
+static void p3_set(bf_native_header *h, uint8_t *p) { (void)p, h->params.p3 = 1; }
+static void p0_plus(bf_native_header *h, uint8_t *p) { (void)p, h->params.p0 += 64; }
+static void p0_zero(bf_native_header *h, uint8_t *p) { (void)p, h->params.p0 = 0; }
+static void p0_huge(bf_native_header *h, uint8_t *p) { (void)p, h->params.p0 = UINT64_MAX / 2; }
 static void len_minus(bf_native_header *h, uint8_t *p) { (void)p, h->payload_len -= 8; }
 static void inserted_zero(bf_native_header *h, uint8_t *p) { (void)p, h->inserted = 0; }
 static void nothing(bf_native_header *h, uint8_t *p) { (void)h, (void)p; }
@@ -502,11 +498,11 @@ static void flags_high(bf_native_header *h, uint8_t *p) { (void)p, h->flags |= 4
 static void last_byte_ff(bf_native_header *h, uint8_t *p) { p[h->payload_len - 1] = 0xff; }
 static void cuckoo_count(bf_native_header *h, uint8_t *p) { p[h->payload_len - 24] ^= 1; }
 static void cuckoo_victim_index(bf_native_header *h, uint8_t *p) {
-    bf_store_le64(p + h->payload_len - 16, h->p0);
+    bf_store_le64(p + h->payload_len - 16, h->params.p0);
     bf_store_le32(p + h->payload_len - 8, 1);
 }
 static void cuckoo_victim_fp(bf_native_header *h, uint8_t *p) {
-    bf_store_le32(p + h->payload_len - 8, 1u << h->p1);
+    bf_store_le32(p + h->payload_len - 8, 1u << h->params.p1);
 }
 static void cuckoo_reserved(bf_native_header *h, uint8_t *p) { p[h->payload_len - 1] = 1; }
 
