@@ -34,6 +34,7 @@ struct cli_keys {
     const char *name;
     uint8_t *buf; /* what read(2) returned: buf[pos, len) not handed out yet */
     size_t cap, pos, len;
+    size_t clean; /* buf[pos, pos + clean) is known to hold no '\n' */
     uint8_t *data;     /* the current batch's keys, back to back */
     uint64_t *offsets; /* CLI_BATCH_KEYS + 1 */
     uint64_t lineno;   /* lines handed out so far */
@@ -208,8 +209,10 @@ int cli_keys_next(cli_keys *k, cli_batch *b) {
     off[0] = 0;
     for (;;) {
         /* Cut the lines of buf[pos, len): start is where the current line
-         * begins, blk the 64 bytes being looked at. */
-        const uint8_t *start = k->buf + k->pos, *blk = start, *end = k->buf + k->len;
+         * begins, blk the 64 bytes being looked at. A line that spans many
+         * reads is not scanned again from its start after each. */
+        const uint8_t *start = k->buf + k->pos, *end = k->buf + k->len;
+        const uint8_t *blk = start + k->clean;
         for (; blk < end && n < CLI_BATCH_KEYS; blk += SCAN_BYTES) {
             uint64_t m = newline_mask(blk);
             if ((size_t)(end - blk) < SCAN_BYTES) m &= first_bits((size_t)(end - blk));
@@ -224,6 +227,7 @@ int cli_keys_next(cli_keys *k, cli_batch *b) {
             }
         }
         k->pos = (size_t)(start - k->buf);
+        k->clean = n < CLI_BATCH_KEYS ? (size_t)(end - start) : 0;
         /* A full batch, or every complete line read so far: hand it out
          * rather than wait for more input (a terminal or a pipe answers as
          * its lines come). */
@@ -235,6 +239,7 @@ int cli_keys_next(cli_keys *k, cli_batch *b) {
             memcpy(k->data, k->buf + k->pos, len);
             off[n = 1] = len;
             k->pos = k->len;
+            k->clean = 0;
             break;
         }
         if (refill(k) != 0) return -1;
