@@ -10,7 +10,7 @@ set -euo pipefail
 base=(meson ninja-build pkg-config gcc g++ libxxhash-dev)
 tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
        clang libclang-rt-14-dev libsimde-dev)
-bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git)
+bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git hyperfine)
 
 case "${1:-all}" in
   --bench) want=("${base[@]}" "${bench[@]}") ;;
