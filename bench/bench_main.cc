@@ -704,14 +704,18 @@ template <class Fn>
 void for_each_series(Fn &&fn) {
     const Options &o = options();
     for (auto &fam : o.families) {
+        // Every family through bf_filter (adapters.h): the SBBF once per
+        // kernel. sbbf-api: the SBBF through its own API, a separate series.
         if (fam == "sbbf") {
+            for (auto &k : o.kernels) fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf/" + k, k});
+        } else if (fam == "sbbf-api") {
             for (auto &k : o.kernels) fn(SbbfAdapter{}, SbbfAdapter::Spec{k});
         } else if (fam == "sbbf-generic") {
-            fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf-generic/auto"});
+            fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf-generic/auto", ""});
         } else {
             bf_family f;
             if (bf_family_from_name(fam.c_str(), &f) != BF_OK) die("unknown family '%s'", fam.c_str());
-            fn(FilterAdapter{}, FilterAdapter::Spec{f, fam + "/-"});
+            fn(FilterAdapter{}, FilterAdapter::Spec{f, fam + "/-", ""});
         }
     }
 }

@@ -105,7 +105,11 @@ typedef enum bf_status {
     BF_ENOTFOUND = -13,   /* remove of a key the filter says is absent */
     BF_EIO = -14,         /* file open/read/write/rename failed (see errno) */
     BF_EREADONLY = -15,   /* write to a read-only view */
-    BF_EFAMILY = -16      /* unknown family, or wrong family for this call */
+    BF_EFAMILY = -16,     /* unknown family, or wrong family for this call */
+    BF_EENCRYPTED = -17,  /* Parquet modular encryption (encrypted footer
+                             "PARE", or an encrypted column): not supported */
+    BF_ENOFILTER = -18,   /* the Parquet column chunk has no Bloom filter */
+    BF_ENOCOLUMN = -19    /* no column of that name or index */
 } bf_status;
 
 /** A static, human-readable description of a status. Never NULL. */
@@ -460,6 +464,37 @@ BF_API int bf_cuckoo_remove_hash(bf_cuckoo *f, uint64_t hash);
 BF_API uint64_t bf_cuckoo_count(const bf_cuckoo *f);
 BF_API uint64_t bf_cuckoo_num_buckets(const bf_cuckoo *f);
 BF_API unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f);
+/** Stored fingerprints equal to the key's, in its two buckets and the
+ *  victim slot (how many times it may have been inserted). */
+BF_API unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash);
+/** out[i] = 1 if hashes[i] may be present, else 0 (out may be NULL);
+ *  returns the number of 1s. Prefetches the buckets of a group of keys
+ *  before testing any, so large tables answer faster than key by key. */
+BF_API size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                        uint8_t *out);
+/** Kick-out limit of inserts, 1..65535 (default 500); BF_EINVAL otherwise.
+ *  A lower limit trades load factor for worst-case insert time. */
+BF_API int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks);
+BF_API unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f);
+/* Storing a cuckoo filter elsewhere (a database) and rebuilding it byte for
+ * byte: the table (the native format's payload layout) plus this state.
+ * The kick-out generator is part of it, so a rebuilt filter makes the same
+ * choices on later inserts as the original. */
+typedef struct bf_cuckoo_state {
+    uint64_t count;        /* fingerprints stored, victim included */
+    uint64_t victim_index; /* bucket of the victim; 0 when there is none */
+    uint32_t victim_fp;    /* 0: no victim */
+    uint64_t rng;          /* kick-out generator state, non-zero */
+} bf_cuckoo_state;
+/** The table: bf_cuckoo_table_bytes() bytes, num_buckets * fp_bits / 2. */
+BF_API const void *bf_cuckoo_table(const bf_cuckoo *f);
+BF_API uint64_t bf_cuckoo_table_bytes(const bf_cuckoo *f);
+BF_API void bf_cuckoo_get_state(const bf_cuckoo *f, bf_cuckoo_state *out);
+/** BF_ECORRUPT (nothing changed) if a field is out of range for this table. */
+BF_API int bf_cuckoo_set_state(bf_cuckoo *f, const bf_cuckoo_state *s);
+/** Copies len bytes into the table at offset; BF_EINVAL outside it. */
+BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
+                                 size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* One interface for every family                                            */
@@ -578,7 +613,9 @@ BF_API int bf_filter_stats(const bf_filter *f, bf_stats *out);
 BF_API int bf_filter_merge(bf_filter *dst, const bf_filter *src);
 BF_API int bf_filter_clear(bf_filter *f);
 /** The underlying family object, or NULL if f is of another family. The
- *  bf_filter keeps ownership. */
+ *  bf_filter keeps ownership. The family object owns the seed, so its own
+ *  byte-string calls hash as bf_filter_insert does; it is read-only when f
+ *  is. */
 BF_API bf_sbbf *bf_filter_sbbf(bf_filter *f);
 /** Wraps an SBBF (e.g. one read from Parquet with bf_sbbf_from_parquet) in
  *  the generic interface, to save it in the native format. On BF_OK the
@@ -614,6 +651,422 @@ BF_API int bf_filter_load_file(bf_filter **out, const char *path);
  *  which is safe: the mapping keeps the old contents). */
 #define BF_MAP_PREFAULT 2u /* read the whole file in now (MAP_POPULATE) */
 BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags);
+/** The format version of a saved filter, from its 64-byte header alone:
+ *  magic, header checksum and fields are checked; the payload is neither
+ *  read nor its length checked (bf_filter_map_file does both). BF_EVERSION
+ *  for a native file of a version this library cannot read. */
+BF_API int bf_filter_file_version(const char *path, unsigned *version);
+/** Save an SBBF's Parquet bytes (bf_sbbf_to_parquet: Thrift-compact
+ *  BloomFilterHeader + bitset) to a file, atomically as bf_filter_save_file
+ *  does. A keyed filter's bits are written as they are: Parquet readers hash
+ *  with seed 0, so check bf_sbbf_seed() first. */
+BF_API int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path);
+
+/* ------------------------------------------------------------------------ */
+/* Parquet files: footer, column chunks, Bloom filters, row-group pruning    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A Parquet file opened read-only: the footer (FileMetaData) is parsed once
+ * at open with a bounded Thrift-compact reader; everything below reads from
+ * that parse and from the file's bytes, which stay mapped (or, for
+ * bf_parquet_open_buffer, stay the caller's) until bf_parquet_close. No
+ * call copies a Bloom filter: they are read-only SBBF views into the file.
+ *
+ * A bf_parquet_file is immutable after open: any number of threads may call
+ * the query functions on one file at the same time.
+ *
+ * Errors: BF_EFORMAT (no "PAR1" at both ends, bad Thrift), BF_EENCRYPTED
+ * ("PARE" footer; an encrypted column's filter), BF_ETRUNCATED (footer
+ * length larger than the file), BF_ECORRUPT (fields inconsistent with each
+ * other or the file: a filter past the end, a schema that does not match
+ * the row groups), BF_ETOOBIG (a metadata limit), BF_EUNSUPPORTED (a filter
+ * of an unknown algorithm, hash or compression; a column chunk in another
+ * file), BF_ENOFILTER, BF_ENOCOLUMN, BF_EIO (with errno), BF_ENOMEM.
+ * See docs/parquet.md.
+ */
+typedef struct bf_parquet_file bf_parquet_file;
+
+/* Physical types (the values of Parquet's Type enum). */
+typedef enum bf_parquet_type {
+    BF_PARQUET_BOOLEAN = 0,
+    BF_PARQUET_INT32 = 1,
+    BF_PARQUET_INT64 = 2,
+    BF_PARQUET_INT96 = 3,
+    BF_PARQUET_FLOAT = 4,
+    BF_PARQUET_DOUBLE = 5,
+    BF_PARQUET_BYTE_ARRAY = 6,
+    BF_PARQUET_FIXED_LEN_BYTE_ARRAY = 7
+} bf_parquet_type;
+
+/* Logical types: the field ids of Parquet's LogicalType union. A column
+ * with only a (legacy) converted type gets the logical type it stands for
+ * (UTF8 -> STRING, INT_8 -> INTEGER(8, signed), TIMESTAMP_MILLIS ->
+ * TIMESTAMP(MILLIS, UTC), ...); INTERVAL, which has no LogicalType member,
+ * is BF_PARQUET_LT_INTERVAL. */
+typedef enum bf_parquet_logical {
+    BF_PARQUET_LT_NONE = 0,
+    BF_PARQUET_LT_STRING = 1,
+    BF_PARQUET_LT_MAP = 2,
+    BF_PARQUET_LT_LIST = 3,
+    BF_PARQUET_LT_ENUM = 4,
+    BF_PARQUET_LT_DECIMAL = 5,
+    BF_PARQUET_LT_DATE = 6,
+    BF_PARQUET_LT_TIME = 7,
+    BF_PARQUET_LT_TIMESTAMP = 8,
+    BF_PARQUET_LT_INTERVAL = 9,
+    BF_PARQUET_LT_INTEGER = 10,
+    BF_PARQUET_LT_UNKNOWN = 11, /* always null */
+    BF_PARQUET_LT_JSON = 12,
+    BF_PARQUET_LT_BSON = 13,
+    BF_PARQUET_LT_UUID = 14,
+    BF_PARQUET_LT_FLOAT16 = 15,
+    BF_PARQUET_LT_VARIANT = 16,
+    BF_PARQUET_LT_GEOMETRY = 17,
+    BF_PARQUET_LT_GEOGRAPHY = 18,
+    BF_PARQUET_LT_OTHER = 255   /* a LogicalType member this library does not know */
+} bf_parquet_logical;
+
+/* The order min/max statistics are compared in, as this library applies
+ * it to prune (NONE: statistics are never used for this column). */
+typedef enum bf_parquet_order {
+    BF_PARQUET_ORDER_NONE = 0,
+    BF_PARQUET_ORDER_SIGNED = 1,    /* integers, DATE, TIME, TIMESTAMP, DECIMAL */
+    BF_PARQUET_ORDER_UNSIGNED = 2,  /* unsigned integers; byte strings, byte-wise */
+    BF_PARQUET_ORDER_FLOAT = 3,     /* FLOAT, DOUBLE: numeric, NaN ignored */
+    BF_PARQUET_ORDER_BOOLEAN = 4    /* false < true */
+} bf_parquet_order;
+
+/* A leaf column of the schema. Strings belong to the file. */
+typedef struct bf_parquet_column {
+    const char *path;        /* dotted path from the root, e.g. "a.b.c" */
+    const char *name;        /* the leaf's own name */
+    bf_parquet_type physical_type;
+    int32_t type_length;     /* FIXED_LEN_BYTE_ARRAY width; else 0 */
+    int repetition;          /* 0 REQUIRED, 1 OPTIONAL, 2 REPEATED */
+    int max_definition_level;
+    int max_repetition_level;
+    bf_parquet_logical logical_type;
+    int converted_type;      /* Parquet's ConvertedType, -1 if absent */
+    int32_t scale, precision;/* DECIMAL; else 0 */
+    int bit_width;           /* INTEGER: 8, 16, 32, 64; else 0 */
+    bool is_signed;          /* INTEGER */
+    int time_unit;           /* TIME, TIMESTAMP: 1 millis, 2 micros, 3 nanos */
+    bool adjusted_to_utc;    /* TIME, TIMESTAMP */
+    bf_parquet_order order;  /* what statistics pruning compares with */
+} bf_parquet_column;
+
+typedef struct bf_parquet_row_group {
+    int64_t num_rows;
+    int64_t total_byte_size;
+    int64_t file_offset;            /* -1 if absent */
+    int64_t total_compressed_size;  /* -1 if absent */
+    int32_t ordinal;                /* -1 if absent */
+} bf_parquet_row_group;
+
+/* One column chunk's metadata. */
+typedef struct bf_parquet_chunk {
+    int codec;                      /* CompressionCodec: 0 UNCOMPRESSED, 1 SNAPPY, 2 GZIP, ... */
+    int64_t num_values;             /* values including nulls */
+    int64_t total_compressed_size;
+    int64_t total_uncompressed_size;
+    int64_t data_page_offset;
+    int64_t dictionary_page_offset; /* -1 if absent */
+    int64_t bloom_filter_offset;    /* -1 if absent */
+    int32_t bloom_filter_length;    /* -1 if absent (older parquet-java) */
+    bool encrypted;                 /* column crypto metadata present */
+    bool external;                  /* file_path set: the data is in another file */
+    bool has_null_count;
+    int64_t null_count;
+    bool has_distinct_count;
+    int64_t distinct_count;
+    /* Statistics as stored: PLAIN bytes (no length prefix for byte arrays),
+     * pointing into the file. min_value/max_value when the file has them,
+     * else the deprecated min/max (stats_deprecated true). */
+    bool has_min, has_max;
+    const void *min;
+    size_t min_len;
+    const void *max;
+    size_t max_len;
+    bool stats_deprecated;
+    bool min_exact, max_exact;      /* is_min/max_value_exact; true if absent */
+    bool stats_usable;              /* min/max valid for pruning under the
+                                       spec's rules (column order, sort order,
+                                       deprecated-field rules, lengths) */
+} bf_parquet_chunk;
+
+/** Map a Parquet file read-only (mmap) and parse its footer. */
+BF_API int bf_parquet_open(bf_parquet_file **out, const char *path);
+/** Parse a Parquet file held in caller memory (no copy): buf must stay
+ *  alive and unchanged until bf_parquet_close. */
+BF_API int bf_parquet_open_buffer(bf_parquet_file **out, const void *buf, size_t len);
+BF_API void bf_parquet_close(bf_parquet_file *f);
+
+BF_API int64_t bf_parquet_num_rows(const bf_parquet_file *f);
+BF_API int32_t bf_parquet_version(const bf_parquet_file *f);
+/** The writer's "created_by" (NUL-terminated), or NULL if absent. */
+BF_API const char *bf_parquet_created_by(const bf_parquet_file *f);
+BF_API size_t bf_parquet_num_row_groups(const bf_parquet_file *f);
+BF_API size_t bf_parquet_num_columns(const bf_parquet_file *f);
+/** The file's size and the footer's (FileMetaData bytes). */
+BF_API uint64_t bf_parquet_file_size(const bf_parquet_file *f);
+BF_API uint64_t bf_parquet_footer_size(const bf_parquet_file *f);
+/** Number of key/value metadata entries and entry i (pointers into the
+ *  file; *value NULL when the entry has no value). */
+BF_API size_t bf_parquet_num_metadata(const bf_parquet_file *f);
+BF_API int bf_parquet_metadata(const bf_parquet_file *f, size_t i, const char **key,
+                               size_t *key_len, const char **value, size_t *value_len);
+
+BF_API int bf_parquet_column_info(const bf_parquet_file *f, size_t col, bf_parquet_column *out);
+/** The index of the leaf column with this dotted path (BF_ENOCOLUMN). */
+BF_API int bf_parquet_find_column(const bf_parquet_file *f, const char *path, size_t *col);
+BF_API int bf_parquet_row_group_info(const bf_parquet_file *f, size_t rg,
+                                     bf_parquet_row_group *out);
+BF_API int bf_parquet_chunk_info(const bf_parquet_file *f, size_t rg, size_t col,
+                                 bf_parquet_chunk *out);
+
+/** Where the chunk's Bloom filter is: offset and total length (header +
+ *  bitset; read from the header when the writer did not record it), and
+ *  the bitset's size. BF_ENOFILTER, BF_EENCRYPTED, or the reason the filter
+ *  cannot be read. */
+BF_API int bf_parquet_bloom_filter_location(const bf_parquet_file *f, size_t rg, size_t col,
+                                            uint64_t *offset, uint64_t *length,
+                                            uint64_t *num_bytes);
+/** The chunk's Bloom filter as a read-only SBBF view into the file (no
+ *  copy), validated. Free it with bf_sbbf_free, before bf_parquet_close. */
+BF_API int bf_parquet_bloom_filter(const bf_parquet_file *f, size_t rg, size_t col,
+                                   bf_sbbf **out);
+
+/*
+ * Probing: may row group rg hold this value in column col? The value is
+ * given in its PLAIN encoding for the column's physical type (what
+ * bf_parquet_value_from_text writes): BOOLEAN 1 byte (0/1); INT32, FLOAT
+ * 4 bytes and INT64, DOUBLE 8 bytes little-endian; INT96 12 bytes;
+ * BYTE_ARRAY the bytes; FIXED_LEN_BYTE_ARRAY exactly type_length bytes.
+ *
+ * Each row group gets a verdict: MAYBE, or the reason it can be skipped:
+ * the chunk holds no non-null value (no rows, or null_count = num_values),
+ * the value is outside [min, max] of statistics valid for the column's
+ * sort order, or the Bloom filter (Parquet's hash of the PLAIN bytes,
+ * XXH64 seed 0) says absent. Floating-point zero probes both +0 and -0;
+ * NaN is never pruned. A row group is never skipped wrongly: a chunk whose
+ * filter cannot be used (encrypted, corrupt, unsupported) gets MAYBE, or
+ * with BF_PARQUET_STRICT makes the call fail with that status.
+ */
+typedef enum bf_parquet_verdict {
+    BF_PARQUET_MAYBE = 0,
+    BF_PARQUET_SKIP_STATS = 1,   /* outside the min/max statistics */
+    BF_PARQUET_SKIP_BLOOM = 2,   /* the Bloom filter says absent */
+    BF_PARQUET_SKIP_EMPTY = 3    /* no non-null value in the chunk */
+} bf_parquet_verdict;
+#define BF_PARQUET_STRICT 1u      /* fail on a filter that cannot be used */
+#define BF_PARQUET_NO_STATS 2u    /* do not prune with statistics */
+#define BF_PARQUET_NO_BLOOM 4u    /* do not prune with Bloom filters */
+
+/** Verdicts for one value: out[rg] for every row group (out holds
+ *  bf_parquet_num_row_groups bytes). *maybe (may be NULL) = row groups that
+ *  may hold it. BF_EINVAL if len does not fit the physical type. */
+BF_API int bf_parquet_probe(const bf_parquet_file *f, size_t col, const void *value,
+                            size_t len, unsigned flags, uint8_t *out, size_t *maybe);
+/** Many values against one column across all row groups: each value is
+ *  hashed once, each row group's filter answers through the SBBF batch
+ *  kernels. values[i] / lens[i] as in bf_parquet_probe (lens may be NULL
+ *  for fixed-width types). out is row-group major: out[rg * n + i]. */
+BF_API int bf_parquet_probe_batch(const bf_parquet_file *f, size_t col,
+                                  const void *const *values, const size_t *lens, size_t n,
+                                  unsigned flags, uint8_t *out);
+/** As bf_parquet_probe_batch for fixed-width types, the n values packed
+ *  back to back in their PLAIN encoding (n * width bytes). */
+BF_API int bf_parquet_probe_batch_packed(const bf_parquet_file *f, size_t col,
+                                         const void *values, size_t n, unsigned flags,
+                                         uint8_t *out);
+/** The Bloom filter hash of a PLAIN value of column col (Parquet's hash:
+ *  XXH64 seed 0 over the PLAIN bytes). */
+BF_API int bf_parquet_hash_value(const bf_parquet_file *f, size_t col, const void *value,
+                                 size_t len, uint64_t *hash);
+
+/*
+ * Values as text, typed by the column's logical type.
+ *
+ * From text: BOOLEAN true/false/1/0; integers in decimal (range-checked for
+ * the INTEGER width and signedness; unsigned ones stored as the same bit
+ * pattern); FLOAT/DOUBLE as strtod reads them (nan, inf); DATE YYYY-MM-DD;
+ * TIMESTAMP YYYY-MM-DD[T| ]HH:MM:SS[.fraction][Z] or an integer count of
+ * the column's unit; TIME HH:MM:SS[.fraction]; DECIMAL -123.45 (at most
+ * the column's scale digits after the point; INT32, INT64,
+ * FIXED_LEN_BYTE_ARRAY, BYTE_ARRAY minimal two's complement); INT96 as a
+ * timestamp (Impala: nanoseconds of the day, Julian day); UUID in 8-4-4-4-12
+ * hex; strings and other byte arrays as given, or "0x" hex with
+ * BF_PARQUET_TEXT_HEX. *len = bytes written; BF_EBUFSIZE with *len = bytes
+ * needed when cap is too small; BF_EINVAL for text that does not parse.
+ *
+ * To text: the same forms (dates ISO, timestamps ISO-8601 with the unit's
+ * fraction and "Z" when adjusted to UTC); byte arrays that are not valid
+ * UTF-8 strings, and non-string byte arrays, as 0x hex. With
+ * BF_PARQUET_TEXT_JSON the result is one JSON value: strings quoted and
+ * escaped, numbers bare, NaN and infinities as strings. Always
+ * NUL-terminated when cap > 0; *len = characters (without the NUL) needed.
+ */
+#define BF_PARQUET_TEXT_HEX 1u
+#define BF_PARQUET_TEXT_JSON 2u
+BF_API int bf_parquet_value_from_text(const bf_parquet_file *f, size_t col, const char *text,
+                                      size_t text_len, unsigned flags, void *buf, size_t cap,
+                                      size_t *len);
+BF_API int bf_parquet_value_to_text(const bf_parquet_file *f, size_t col, const void *value,
+                                    size_t len, unsigned flags, char *buf, size_t cap,
+                                    size_t *out_len);
+/** Names: "INT32", "STRING", "SNAPPY", "REQUIRED", "SIGNED", ... (static
+ *  strings; "UNKNOWN(n)"-style values give "?"). */
+BF_API const char *bf_parquet_type_name(int physical_type);
+BF_API const char *bf_parquet_logical_name(int logical_type);
+BF_API const char *bf_parquet_codec_name(int codec);
+BF_API const char *bf_parquet_repetition_name(int repetition);
+BF_API const char *bf_parquet_order_name(int order);
+BF_API const char *bf_parquet_verdict_name(int verdict);
+
+/* ------------------------------------------------------------------------ */
+/* Scalable SBBF: a chain of split-block Bloom filters                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Scalable split-block Bloom filter (Almeida, Baquero, Preguica and
+ * Hutchison 2007): a chain of SBBF layers for sets whose size is not known
+ * in advance. Layer 0 is sized for `capacity` keys at target fpp_0; layer
+ * i+1 holds `expansion` x layer i's keys at fpp_{i+1} = ratio * fpp_i, so
+ * fpp_i = fpp_0 r^i. Each layer is an SBBF with the fewest 32-byte blocks
+ * whose exact model FPR at its capacity is <= fpp_i (bf_sbbf_compact_bytes),
+ * using the process default kernel (BLOCKFILTER_KERNEL honoured) chosen when
+ * the chain is created; every layer of a chain uses that kernel.
+ *
+ * The compound FPR of a chain of layers with FPRs p_i is 1 - prod(1 - p_i)
+ * (a foreign key is a false positive unless every layer rejects it; the
+ * layers hold disjoint keys, so the events are independent). fpp_0 is the
+ * largest q with prod_{i>=0} (1 - q r^i) >= 1 - fpp over an UNBOUNDED chain,
+ * so no number of layers ever pushes the compound FPR past the requested
+ * fpp. It lies between the union bound fpp (1 - r) (since 1 - prod(1 - x_i)
+ * <= sum x_i = q / (1 - r)) and fpp; at fpp = 1 %, r = 0.5 it is 0.5017 %.
+ * A non-scaling chain has one layer, at fpp_0 = fpp. docs/families.md,
+ * "Scalable SBBF", has the derivation and the memory cost.
+ *
+ * add writes a key only if no layer may already hold it (newest layer
+ * first): duplicates, and keys that are false positives of the chain, do not
+ * consume capacity. A layer is full when its count reaches its capacity; the
+ * next new key then appends a layer (BF_EFULL instead on a non-scaling
+ * chain). So every layer but the newest holds exactly its capacity, and the
+ * newest at least one key. Lookups probe newest first and stop at the first
+ * hit.
+ *
+ * Limits: capacity >= 1; fpp in (0, 1); expansion 1..BF_SCALABLE_MAX_EXPANSION;
+ * ratio in (0, 1); at most BF_SCALABLE_MAX_LAYERS layers and
+ * BF_SCALABLE_MAX_BYTES bitset bytes over the chain, and every layer within
+ * the SBBF's own limit; a chain that cannot grow within them (or whose next
+ * layer's capacity or target would overflow or underflow) refuses the key
+ * with BF_ETOOBIG, nothing changed.
+ *
+ * Thread safety: as the SBBF's plain calls: contains calls (single, batch,
+ * byte-string), get_info, get_layer and seed may run concurrently with each
+ * other; add, set_seed, clear, write_layer and free need exclusive access.
+ */
+typedef struct bf_scalable bf_scalable;
+
+#define BF_SCALABLE_NONSCALING 1u /* flag: never grow; a full filter refuses
+                                     adds with BF_EFULL */
+#define BF_SCALABLE_DEFAULT_EXPANSION 2u
+#define BF_SCALABLE_DEFAULT_RATIO 0.5
+#define BF_SCALABLE_MAX_EXPANSION 32768u
+#define BF_SCALABLE_MAX_LAYERS 64u
+#define BF_SCALABLE_MAX_BYTES ((uint64_t)1 << 40) /* 1 TiB over all layers */
+
+typedef struct bf_scalable_params {
+    uint64_t capacity;  /* keys the first layer holds, >= 1 */
+    double fpp;         /* compound target, in (0, 1) */
+    unsigned expansion; /* layer growth factor 1..BF_SCALABLE_MAX_EXPANSION;
+                           0 = default (2) */
+    double ratio;       /* per-layer tightening in (0, 1); 0 = default (0.5) */
+    unsigned flags;     /* BF_SCALABLE_NONSCALING; other bits: BF_EINVAL */
+} bf_scalable_params;
+
+/** A chain with one empty layer. BF_EINVAL for invalid parameters,
+ *  BF_ETOOBIG if layer 0 exceeds a limit, BF_EKERNEL if BLOCKFILTER_KERNEL
+ *  names an unusable kernel, BF_ENOMEM. */
+BF_API int bf_scalable_new(bf_scalable **out, const bf_scalable_params *params);
+BF_API void bf_scalable_free(bf_scalable *f);
+
+/* Adds a key unless some layer may already hold it. *added (may be NULL):
+ * true if the key was written (it counts toward capacity), false if it was
+ * already (maybe) present and nothing changed. Grows the chain when the
+ * newest layer is at capacity. BF_EFULL: non-scaling and full, nothing
+ * changed. BF_ENOMEM / BF_ETOOBIG: the chain could not grow, nothing
+ * changed. BF_EREADONLY on a view. */
+BF_API int bf_scalable_add_hash(bf_scalable *f, uint64_t hash, bool *added);
+BF_API bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash);
+/* Batches: added[i] / out[i] are 0 or 1 (arrays may be NULL). add stops at
+ * the first error; *done (may be NULL) = keys processed. Keys of one batch
+ * are added in order, exactly as single adds would be (a repeat within the
+ * batch is not added twice). contains returns the number of 1s. */
+BF_API int bf_scalable_add_hashes(bf_scalable *f, const uint64_t *hashes, size_t n,
+                                  uint8_t *added, size_t *done);
+BF_API size_t bf_scalable_contains_hashes(const bf_scalable *f, const uint64_t *hashes,
+                                          size_t n, uint8_t *out);
+/* Byte strings, XXH64 with the filter's seed (0 = Parquet's hash). */
+BF_API int bf_scalable_add(bf_scalable *f, const void *data, size_t len, bool *added);
+BF_API bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len);
+/** Keyed mode: only on an empty filter (no key added, every bit clear),
+ *  BF_EINVAL otherwise; BF_EREADONLY on a view. */
+BF_API int bf_scalable_set_seed(bf_scalable *f, uint64_t seed);
+BF_API uint64_t bf_scalable_seed(const bf_scalable *f);
+/** Back to one empty layer 0 (the seed is kept). BF_EREADONLY on a view. */
+BF_API int bf_scalable_clear(bf_scalable *f);
+
+typedef struct bf_scalable_info {
+    uint64_t capacity;   /* sum of the layers' capacities */
+    uint64_t count;      /* keys added (adds that returned added = true) */
+    uint64_t num_bytes;  /* bitset bytes over all layers */
+    size_t num_layers;
+    unsigned expansion;
+    double fpp;          /* the requested compound target */
+    double ratio;
+    unsigned flags;
+    double fill_ratio;   /* set bits / bits over all layers */
+    double est_fpp;      /* FPR as the filter stands: 1 - prod(1 - exact FPR_now(layer)) */
+    double bound_fpp;    /* compound model FPR if every layer were at capacity (<= fpp) */
+} bf_scalable_info;
+/** O(bytes): counts the set bits of every layer. */
+BF_API int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out);
+
+/* One layer, 0 = oldest. BF_EINVAL if i >= the number of layers. */
+typedef struct bf_scalable_layer {
+    uint64_t capacity;   /* keys it is sized for */
+    uint64_t count;      /* keys added to it */
+    double fpp;          /* its target */
+    const bf_sbbf *sbbf; /* its bitset (owned by the chain; valid until the
+                            chain is freed or cleared) */
+} bf_scalable_layer;
+BF_API int bf_scalable_get_layer(const bf_scalable *f, size_t i, bf_scalable_layer *out);
+
+/* Rebuilding a stored chain (RDB load, chunked restore): a chain with the
+ * given parameters, seed and layer descriptions (capacity, count, bitset
+ * bytes each), every bitset zero. Validates that the layers are what the
+ * parameters imply -> BF_ECORRUPT otherwise: 1..BF_SCALABLE_MAX_LAYERS
+ * layers (exactly 1 if non-scaling); layer i's capacity exactly
+ * capacity * expansion^i and its bytes what bf_scalable_new and growth
+ * give for (capacity_i, fpp_i); every layer but the last exactly full
+ * (count == capacity); the last with 1 <= count <= capacity (0 allowed
+ * only when it is the only layer). Invalid parameters (or layers NULL):
+ * BF_EINVAL. Then the bitsets are filled with bf_scalable_write_layer. */
+typedef struct bf_scalable_layer_desc {
+    uint64_t capacity;
+    uint64_t count;
+    uint64_t num_bytes;
+} bf_scalable_layer_desc;
+BF_API int bf_scalable_restore(bf_scalable **out, const bf_scalable_params *params,
+                               uint64_t seed, const bf_scalable_layer_desc *layers,
+                               size_t num_layers);
+/* Copies len bytes into layer i's bitset at offset (bounds-checked:
+ * BF_EINVAL outside the bitset or for a layer that does not exist;
+ * BF_EREADONLY on a view). */
+BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
+                                   const void *src, size_t len);
 
 #ifdef __cplusplus
 }

@@ -67,6 +67,7 @@ struct bf_cuckoo {
     uint64_t rng;          /* kick-out choices (xorshift) */
     uint64_t seed;         /* byte-string hashing seed (the one copy) */
     bf_region region;
+    unsigned max_kicks;    /* kick-out limit of inserts; 0 = BF_CUCKOO_MAX_KICKS */
 };
 
 /* Enhanced double hashing (Dillinger and Manolios 2004) over 64-bit values,

@@ -141,13 +141,19 @@ void bf_bloom_free(bf_bloom *f) {
     if (f) bf__cells_free(&f->t);
 }
 
-int bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
-    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
+/* The k bits of a key, in a writable filter (the single insert and the
+ * small-filter batch). */
+static inline void set_bits(bf_bloom *f, uint64_t hash) {
     bf_dh d = bf__dh_init(hash);
     for (unsigned i = 0; i < f->t.k; i++) {
         uint64_t p = bf__dh_next(&d, f->t.m);
         f->t.bits[p >> 3] |= (uint8_t)(1u << (p & 7));
     }
+}
+
+int bf_bloom_insert_hash(bf_bloom *f, uint64_t hash) {
+    if (BF_UNLIKELY(!f->t.bits)) return BF_EREADONLY;
+    set_bits(f, hash);
     return BF_OK;
 }
 
@@ -267,7 +273,7 @@ size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_
 void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n) {
     if (BF_UNLIKELY(!f->t.bits)) return;
     if (f->t.num_bytes < BF_BASELINE_PREFETCH_MIN_BYTES) {
-        for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(f, load_hash(hashes + i));
+        for (size_t i = 0; i < n; i++) set_bits(f, load_hash(hashes + i));
         return;
     }
     uint64_t pos[BLOOM_GROUP][BF_BLOOM_MAX_K];

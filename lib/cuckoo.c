@@ -247,7 +247,8 @@ static void insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
     }
     uint64_t cur = (next_rand(f) & 1) ? i : i2;
     uint32_t curfp = fp;
-    for (unsigned kick = 0; kick < BF_CUCKOO_MAX_KICKS; kick++) {
+    const unsigned max_kicks = f->max_kicks ? f->max_kicks : BF_CUCKOO_MAX_KICKS;
+    for (unsigned kick = 0; kick < max_kicks; kick++) {
         uint64_t r = next_rand(f);
         unsigned victim_slot = (unsigned)(r >> 62);
         uint64_t b = bucket_at(f, cur);
@@ -399,6 +400,74 @@ size_t bf__cuckoo_contains_batch(const bf_cuckoo *f, const uint64_t *hashes, siz
     return hits;
 }
 
+/* ---- Counting, kick limit, and raw state for storing a filter elsewhere
+ * (the Redis module keeps cuckoo filters in its own data type and rebuilds
+ * them byte for byte, kick-out choices included). ---- */
+
+unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash) {
+    const unsigned bits = f->fp_bits;
+    uint32_t fp = fingerprint(hash, bits);
+    uint64_t i1 = index1(hash, f->num_buckets);
+    uint64_t i2 = alt_index(i1, fp, f->num_buckets);
+    unsigned n = 0;
+    uint64_t b = bucket_at(f, i1);
+    for (unsigned s = 0; s < BF_CUCKOO_SLOTS; s++) n += slot_get(b, bits, s) == fp;
+    if (i2 != i1) {
+        b = bucket_at(f, i2);
+        for (unsigned s = 0; s < BF_CUCKOO_SLOTS; s++) n += slot_get(b, bits, s) == fp;
+    }
+    if (f->victim_fp == fp && (f->victim_index == i1 || f->victim_index == i2)) n++;
+    return n;
+}
+
+int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks) {
+    if (!f || kicks < 1 || kicks > 65535) return BF_EINVAL;
+    f->max_kicks = kicks;
+    return BF_OK;
+}
+
+unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f) {
+    return f->max_kicks ? f->max_kicks : BF_CUCKOO_MAX_KICKS;
+}
+
+const void *bf_cuckoo_table(const bf_cuckoo *f) { return f->data; }
+
+uint64_t bf_cuckoo_table_bytes(const bf_cuckoo *f) { return f->num_bytes; }
+
+void bf_cuckoo_get_state(const bf_cuckoo *f, bf_cuckoo_state *out) {
+    out->count = f->count;
+    out->victim_index = f->victim_index;
+    out->victim_fp = f->victim_fp;
+    out->rng = f->rng;
+}
+
+int bf_cuckoo_set_state(bf_cuckoo *f, const bf_cuckoo_state *s) {
+    if (!f || !s) return BF_EINVAL;
+    if (!f->table) return BF_EREADONLY;
+    uint32_t fp_max = (1u << f->fp_bits) - 1;
+    if (s->victim_fp > fp_max) return BF_ECORRUPT;
+    if (s->victim_fp ? s->victim_index >= f->num_buckets : s->victim_index != 0) return BF_ECORRUPT;
+    if (s->count > f->num_buckets * BF_CUCKOO_SLOTS + (s->victim_fp != 0)) return BF_ECORRUPT;
+    if (s->rng == 0) return BF_ECORRUPT; /* xorshift would stay at zero */
+    f->count = s->count;
+    f->victim_index = s->victim_index;
+    f->victim_fp = s->victim_fp;
+    f->rng = s->rng;
+    return BF_OK;
+}
+
+int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src, size_t len) {
+    if (!f || (!src && len)) return BF_EINVAL;
+    if (!f->table) return BF_EREADONLY;
+    if (offset > f->num_bytes || len > f->num_bytes - offset) return BF_EINVAL;
+    if (len) memcpy(f->table + offset, src, len);
+    return BF_OK;
+}
+
+size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n, uint8_t *out) {
+    return bf__cuckoo_contains_batch(f, hashes, n, out);
+}
+
 /* ---- the cuckoo filter's table -------------------------------------------- */
 
 static int size_for(uint64_t n, double fpp, bf_sizing *out) {
@@ -483,9 +552,7 @@ static int set_seed(void *o, uint64_t s) {
     return BF_OK;
 }
 
-/* ---- native payload (docs/format.md): p0 = buckets, p1 = fingerprint
- * bits, p2 = slots per bucket (4), p3 = 0; the buckets, then a 24-byte
- * trailer: u64 count, u64 victim bucket, u32 victim fingerprint, u32 0. -- */
+/* ---- native payload: the buckets, then the trailer (docs/format.md) ------ */
 
 static uint64_t payload_bytes(const void *o) {
     return ((const bf_cuckoo *)o)->num_bytes + BF_CUCKOO_TRAILER_BYTES;

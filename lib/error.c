@@ -23,6 +23,9 @@ const char *bf_strerror(int status) {
     case BF_EIO: return "file input/output error";
     case BF_EREADONLY: return "filter is a read-only view";
     case BF_EFAMILY: return "unknown or wrong filter family";
+    case BF_EENCRYPTED: return "encrypted Parquet file or column (not supported)";
+    case BF_ENOFILTER: return "column chunk has no Bloom filter";
+    case BF_ENOCOLUMN: return "no such column";
     }
     return "unknown status";
 }

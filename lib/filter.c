@@ -5,8 +5,8 @@
  * call goes through the table, and an operation a family does not have
  * (a NULL entry) gets the one documented answer, unsupported().
  *
- * The native format (save/load/view) is in format.c; the format itself is
- * specified in docs/format.md, what each family stores in docs/families.md.
+ * The native format (save/load/view) is in format.c, and specified, with
+ * what each family stores, in docs/format.md.
  *
  * Thread safety: a bf_filter is as safe as its family's plain functions:
  * contains calls may run concurrently with each other; inserts, removes,

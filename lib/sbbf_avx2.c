@@ -3,40 +3,15 @@
  * with the YMM state saved by the OS. Bit for bit the scalar kernel: the
  * eight lanes are the eight little-endian words of a block (x86 is
  * little-endian), lane i holding 1 << ((low32(h) * SALT[i]) >> 27). */
-#include "sbbf_kernel.h"
+#include "sbbf_x86.h"
 
-#include <immintrin.h>
-
-static const uint32_t salt[8] = BF_SBBF_SALTS;
-
-static inline __m256i block_mask(uint64_t hash) {
-    const __m256i s = _mm256_loadu_si256((const __m256i *)(const void *)salt);
-    __m256i h = _mm256_set1_epi32((int)(uint32_t)hash);
-    __m256i pos = _mm256_srli_epi32(_mm256_mullo_epi32(h, s), 27);
-    return _mm256_sllv_epi32(_mm256_set1_epi32(1), pos);
-}
-
-static inline __m256i load_block(const uint8_t *p) {
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-
-static inline const uint8_t *block_of(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    return bits + bf_sbbf_block_index(hash, num_blocks) * 32;
-}
-
-static void insert_avx2(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    uint8_t *p = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
-    __m256i v = _mm256_or_si256(load_block(p), block_mask(hash));
-    _mm256_storeu_si256((__m256i *)(void *)p, v);
-}
-
-static inline int contains_one(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    /* testc: CF = ((~block & mask) == 0), i.e. every mask bit is set. */
-    return _mm256_testc_si256(load_block(block_of(bits, num_blocks, hash)), block_mask(hash));
+static int insert_avx2(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+    bf_x86_insert_one(bits, num_blocks, hash);
+    return BF_OK;
 }
 
 static bool contains_avx2(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    return contains_one(bits, num_blocks, hash) != 0;
+    return bf_x86_contains_one(bits, num_blocks, hash) != 0;
 }
 
 static void insert_batch_avx2(uint8_t *bits, uint64_t num_blocks, const uint64_t *hashes,
@@ -47,11 +22,11 @@ static void insert_batch_avx2(uint8_t *bits, uint64_t num_blocks, const uint64_t
     if (num_blocks * 32 >= BF_SBBF_PREFETCH_MIN_BYTES) {
         for (; i + BF_SBBF_PREFETCH_DISTANCE < n; i++) {
             uint64_t ahead = bf_sbbf_load_hash(hashes + i + BF_SBBF_PREFETCH_DISTANCE);
-            _mm_prefetch((const char *)block_of(bits, num_blocks, ahead), _MM_HINT_T0);
-            insert_avx2(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+            _mm_prefetch((const char *)bf_x86_block_of(bits, num_blocks, ahead), _MM_HINT_T0);
+            bf_x86_insert_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
         }
     }
-    for (; i < n; i++) insert_avx2(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+    for (; i < n; i++) bf_x86_insert_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
 }
 
 static size_t contains_batch_avx2(const uint8_t *bits, uint64_t num_blocks,
@@ -60,14 +35,14 @@ static size_t contains_batch_avx2(const uint8_t *bits, uint64_t num_blocks,
     if (num_blocks * 32 >= BF_SBBF_PREFETCH_MIN_BYTES) {
         for (; i + BF_SBBF_PREFETCH_DISTANCE < n; i++) {
             uint64_t ahead = bf_sbbf_load_hash(hashes + i + BF_SBBF_PREFETCH_DISTANCE);
-            _mm_prefetch((const char *)block_of(bits, num_blocks, ahead), _MM_HINT_T0);
-            int hit = contains_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+            _mm_prefetch((const char *)bf_x86_block_of(bits, num_blocks, ahead), _MM_HINT_T0);
+            int hit = bf_x86_contains_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
             if (out) out[i] = (uint8_t)hit;
             count += (size_t)hit;
         }
     }
     for (; i < n; i++) {
-        int hit = contains_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+        int hit = bf_x86_contains_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
         if (out) out[i] = (uint8_t)hit;
         count += (size_t)hit;
     }

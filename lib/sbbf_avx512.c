@@ -1,7 +1,8 @@
 /* The AVX-512 SBBF kernel (F + BW + VL).
  *
- * Single-key calls are the AVX2 sequence (one block, one 256-bit register):
- * a 512-bit register holds two blocks, and one key has only one.
+ * Single-key calls are the AVX2 sequence (one block, one 256-bit register,
+ * shared through sbbf_x86.h): a 512-bit register holds two blocks, and one
+ * key has only one.
  *
  * Batch calls work on two keys per 512-bit register: one VPMULLD (the
  * costly instruction of the mask: 2 uops, 10 cycles on Intel), one shift
@@ -10,27 +11,9 @@
  * 16-bit mask, low byte for the first key and high byte for the second.
  * Inserts build masks two at a time too but OR them into memory one block
  * after the other, so two keys of one block never lose a bit. */
-#include "sbbf_kernel.h"
+#include "sbbf_x86.h"
 
-#include <immintrin.h>
-
-static const uint32_t salt[8] = BF_SBBF_SALTS;
 static const uint32_t salt2[2][8] = {BF_SBBF_SALTS, BF_SBBF_SALTS};
-
-static inline const uint8_t *block_of(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    return bits + bf_sbbf_block_index(hash, num_blocks) * 32;
-}
-
-static inline __m256i load_block(const uint8_t *p) {
-    return _mm256_loadu_si256((const __m256i *)(const void *)p);
-}
-
-static inline __m256i block_mask(uint64_t hash) {
-    const __m256i s = _mm256_loadu_si256((const __m256i *)(const void *)salt);
-    __m256i h = _mm256_set1_epi32((int)(uint32_t)hash);
-    __m256i pos = _mm256_srli_epi32(_mm256_mullo_epi32(h, s), 27);
-    return _mm256_sllv_epi32(_mm256_set1_epi32(1), pos);
-}
 
 /* Masks of two keys: lanes 0-7 for hashes[0], lanes 8-15 for hashes[1]. */
 static inline __m512i pair_mask(const uint64_t *hashes) {
@@ -44,14 +27,14 @@ static inline __m512i pair_mask(const uint64_t *hashes) {
 }
 
 static inline __m512i load_pair(const uint8_t *a, const uint8_t *b) {
-    return _mm512_inserti64x4(_mm512_castsi256_si512(load_block(a)), load_block(b), 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(bf_x86_load_block(a)), bf_x86_load_block(b), 1);
 }
 
 /* Bit j set: lane j of the pair has every mask bit in its block word. */
 static inline unsigned pair_present(const uint8_t *bits, uint64_t num_blocks,
                                     const uint64_t *hashes) {
-    const uint8_t *a = block_of(bits, num_blocks, bf_sbbf_load_hash(hashes));
-    const uint8_t *b = block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + 1));
+    const uint8_t *a = bf_x86_block_of(bits, num_blocks, bf_sbbf_load_hash(hashes));
+    const uint8_t *b = bf_x86_block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + 1));
     __m512i m = pair_mask(hashes);
     __m512i blocks = load_pair(a, b);
     /* Each lane of m has exactly one bit, so (blocks & m) != 0 says the
@@ -59,18 +42,13 @@ static inline unsigned pair_present(const uint8_t *bits, uint64_t num_blocks,
     return (unsigned)_mm512_test_epi32_mask(blocks, m);
 }
 
-static void insert_avx512(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    uint8_t *p = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
-    __m256i v = _mm256_or_si256(load_block(p), block_mask(hash));
-    _mm256_storeu_si256((__m256i *)(void *)p, v);
-}
-
-static inline int contains_one(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    return _mm256_testc_si256(load_block(block_of(bits, num_blocks, hash)), block_mask(hash));
+static int insert_avx512(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+    bf_x86_insert_one(bits, num_blocks, hash);
+    return BF_OK;
 }
 
 static bool contains_avx512(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    return contains_one(bits, num_blocks, hash) != 0;
+    return bf_x86_contains_one(bits, num_blocks, hash) != 0;
 }
 
 static inline void insert_pair(uint8_t *bits, uint64_t num_blocks, const uint64_t *hashes) {
@@ -78,10 +56,10 @@ static inline void insert_pair(uint8_t *bits, uint64_t num_blocks, const uint64_
     uint8_t *b = bits + bf_sbbf_block_index(bf_sbbf_load_hash(hashes + 1), num_blocks) * 32;
     __m512i m = pair_mask(hashes);
     _mm256_storeu_si256((__m256i *)(void *)a,
-                        _mm256_or_si256(load_block(a), _mm512_castsi512_si256(m)));
+                        _mm256_or_si256(bf_x86_load_block(a), _mm512_castsi512_si256(m)));
     /* Loaded after a's store: a == b keeps both keys' bits. */
     _mm256_storeu_si256((__m256i *)(void *)b,
-                        _mm256_or_si256(load_block(b), _mm512_extracti64x4_epi64(m, 1)));
+                        _mm256_or_si256(bf_x86_load_block(b), _mm512_extracti64x4_epi64(m, 1)));
 }
 
 #define PF BF_SBBF_PREFETCH_DISTANCE
@@ -91,16 +69,16 @@ static void insert_batch_avx512(uint8_t *bits, uint64_t num_blocks, const uint64
     size_t i = 0;
     if (num_blocks * 32 >= BF_SBBF_PREFETCH_MIN_BYTES) {
         for (; i + 2 + PF <= n; i += 2) {
-            _mm_prefetch((const char *)block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + i + PF)),
+            _mm_prefetch((const char *)bf_x86_block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + i + PF)),
                          _MM_HINT_T0);
             _mm_prefetch(
-                (const char *)block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + i + PF + 1)),
+                (const char *)bf_x86_block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + i + PF + 1)),
                 _MM_HINT_T0);
             insert_pair(bits, num_blocks, hashes + i);
         }
     }
     for (; i + 2 <= n; i += 2) insert_pair(bits, num_blocks, hashes + i);
-    if (i < n) insert_avx512(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+    if (i < n) bf_x86_insert_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
 }
 
 /* Eight keys: four pair tests give 64 lane bits, byte j for key j; a key
@@ -129,7 +107,7 @@ static size_t contains_batch_avx512(const uint8_t *bits, uint64_t num_blocks,
         for (; i + 8 + PF <= n; i += 8) {
             for (unsigned j = 0; j < 8; j++)
                 _mm_prefetch(
-                    (const char *)block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + i + PF + j)),
+                    (const char *)bf_x86_block_of(bits, num_blocks, bf_sbbf_load_hash(hashes + i + PF + j)),
                     _MM_HINT_T0);
             count += emit8(octet_hits(bits, num_blocks, hashes + i), out ? out + i : NULL);
         }
@@ -137,7 +115,7 @@ static size_t contains_batch_avx512(const uint8_t *bits, uint64_t num_blocks,
     for (; i + 8 <= n; i += 8)
         count += emit8(octet_hits(bits, num_blocks, hashes + i), out ? out + i : NULL);
     for (; i < n; i++) {
-        int hit = contains_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+        int hit = bf_x86_contains_one(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
         if (out) out[i] = (uint8_t)hit;
         count += (size_t)hit;
     }

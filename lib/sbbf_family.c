@@ -70,7 +70,7 @@ static bool is_readonly(const void *o) { return bf_sbbf_is_readonly(o); }
 static uint64_t seed(const void *o) { return bf_sbbf_seed(o); }
 static int set_seed(void *o, uint64_t s) { return bf_sbbf_set_seed(o, s); }
 
-/* ---- native payload: p0 = bitset bytes, p1..p3 = 0, the bitset --------- */
+/* ---- native payload: the bitset (docs/format.md) ------------------------ */
 
 static void encode(const void *o, bf_native_params *p, uint8_t *payload) {
     p->p0 = bf_sbbf_num_bytes(o);

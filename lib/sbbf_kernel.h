@@ -30,7 +30,9 @@ BF_HIDDEN uint32_t bf__cpu_features(void);
 typedef struct bf_kernel {
     const char *name;
     uint32_t required;  /* BF_CPU_* bits */
-    void (*insert)(uint8_t *bits, uint64_t num_blocks, uint64_t hash);
+    /* Returns BF_OK, so that bf_sbbf_insert_hash, which returns a status,
+     * can end in a tail call (no stack frame, no extra instructions). */
+    int (*insert)(uint8_t *bits, uint64_t num_blocks, uint64_t hash);
     bool (*contains)(const uint8_t *bits, uint64_t num_blocks, uint64_t hash);
     void (*insert_batch)(uint8_t *bits, uint64_t num_blocks,
                          const uint64_t *hashes, size_t n);

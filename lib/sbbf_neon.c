@@ -30,13 +30,18 @@ static inline const uint8_t *block_of(const uint8_t *bits, uint64_t num_blocks, 
     return bits + bf_sbbf_block_index(hash, num_blocks) * 32;
 }
 
-static void insert_neon(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+static inline void set_block(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
     uint8_t *p = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
     mask8 m = block_mask(hash);
     uint32x4_t lo = vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p)), m.lo);
     uint32x4_t hi = vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p + 16)), m.hi);
     vst1q_u8(p, vreinterpretq_u8_u32(lo));
     vst1q_u8(p + 16, vreinterpretq_u8_u32(hi));
+}
+
+static int insert_neon(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
+    set_block(bits, num_blocks, hash);
+    return BF_OK;
 }
 
 static inline int contains_one(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
@@ -60,10 +65,10 @@ static void insert_batch_neon(uint8_t *bits, uint64_t num_blocks, const uint64_t
         for (; i + BF_SBBF_PREFETCH_DISTANCE < n; i++) {
             uint64_t ahead = bf_sbbf_load_hash(hashes + i + BF_SBBF_PREFETCH_DISTANCE);
             __builtin_prefetch(block_of(bits, num_blocks, ahead), 1);
-            insert_neon(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+            set_block(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
         }
     }
-    for (; i < n; i++) insert_neon(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
+    for (; i < n; i++) set_block(bits, num_blocks, bf_sbbf_load_hash(hashes + i));
 }
 
 static size_t contains_batch_neon(const uint8_t *bits, uint64_t num_blocks,

@@ -7,8 +7,8 @@
 #   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
 #   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
 # Options:
-#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-generic, and the key paths
-#                     sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
+#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-api,sbbf-generic, and the key
+#                     paths sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
 #   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
 #   --threads LIST    thread counts of the scaling runs (default 1..cores)
 #   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
@@ -16,7 +16,7 @@
 #   --1gib            add the 1 GiB filter to the kernel benchmark
 #   --repetitions N   repeat every benchmark N times; JSON keeps each run, plots use medians
 #   --out DIR         write the JSON and plots into DIR (default results/<machine>)
-#   --machine NAME    the results folder name (default: sanitised CPU model + cores)
+#   --machine NAME    the results folder name (default: CPU model, cores, best kernel)
 #   --no-plots        skip plot.py
 #   -- ARGS           passed to blockfilter_bench (e.g. --benchmark_filter=REGEX)
 # Environment: BF_BENCH_BUILD (default build-bench-release).
@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -81,15 +81,12 @@ ninja -C "$build" -j2 bench/blockfilter_bench >"$log" 2>&1 || { cat "$log" >&2; 
 rm -f "$log"
 exe="$build/bench/blockfilter_bench"
 
-# 3. Where the results go. The machine name is the CPU model (lower case,
-# runs of other characters turned into '-') and the core count, so two runs
-# on the same kind of machine share a folder whatever its host name.
+# 3. Where the results go: results/<machine>/, named by
+# scripts/machine-name.sh (CPU model, cores, best SBBF kernel).
+auto_machine=0
 if [ -z "$machine" ]; then
-  model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n1)
-  [ -n "$model" ] || model=$(LC_ALL=C lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)
-  [ -n "$model" ] || model=$(uname -m)
-  machine=$(printf '%s' "$model" | tr 'A-Z' 'a-z' | sed -e 's/([rR]\{1\})//g; s/(tm)//g; s/ cpu / /g; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')
-  machine="$machine-$(nproc)c"
+  auto_machine=1
+  machine=$(scripts/machine-name.sh)
 fi
 [ -n "$out" ] || out="results/$machine"
 mkdir -p "$out"
@@ -107,6 +104,13 @@ color=false; [ -t 1 ] && color=true
 "$exe" "${modeflag[@]}" "${extra[@]}" --benchmark_out="$json.part" --benchmark_out_format=json \
   --benchmark_color=$color
 mv "$json.part" "$json"
+# The folder's kernel suffix is read from /proc/cpuinfo; the library's own
+# dispatch (first of the supported kernels, best first) must agree.
+if [ "$auto_machine" = 1 ]; then
+  lib_best=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"].get("bf_kernels_supported","").split(",")[0])' "$json" 2>/dev/null || true)
+  [ -z "$lib_best" ] || [ "$machine" = "${machine%-*}-$lib_best" ] ||
+    echo "bench.sh: warning: the library's best kernel is $lib_best, the folder name says ${machine##*-}" >&2
+fi
 
 # 4. Plots and the summary.
 if [ "$plots" = 1 ]; then

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 case $secs in '' | *[!0-9]*) echo "usage: $0 [seconds per target]" >&2; exit 2 ;; esac
 dir=build/fuzz
-all="sbbf_from_parquet sbbf_view_parquet filter_load filter_view sbbf_kernels cli"
+all=$(sed 's/#.*//' tests/fuzz/targets.txt | xargs) # the one list of targets
 targets=${FUZZ_TARGETS:-$all}
 
 mkdir -p build

@@ -6,6 +6,9 @@
   plot.py RESULT.json --summary           the summary table on stdout
   plot.py --compare A.json B.json [--outdir DIR]
                                           two runs (machines or commits) in one figure
+  plot.py --paper DIR [--numbers N.json] RUN.json...
+                                          the paper's figures (PDF) from one or more
+                                          runs (one per machine), into DIR
 
 Figures: 1 lookup ns/op vs n with the memory limit; 2 measured FPR vs
 bits/key with each family's model curve; 3 Pareto front (bits/key,
@@ -223,31 +226,37 @@ def plot_fpr(ctx, rows, outdir):
 
 
 # 3. Pareto front of (bits/key, ns/lookup) at fixed fpp, largest n.
+def draw_pareto(ax, rows, fpp, colorf, size, front_label):
+    """Every single and batch lookup at fpp and the largest n, and the front
+    of points no other point beats in both space and time. Returns n."""
+    nmax = max(r["n"] for r in pick(rows, kind="matrix", fpp=fpp))
+    pts = []
+    for s in series_list(rows):
+        for op, mk in (("contains_single", "o"), ("contains_batch", "^")):
+            for r in pick(rows, kind="matrix", series=s, op=op, hash="hash_excl", fpp=fpp, n=nmax, pos_pct=50.0,
+                          threads=1.0):
+                ax.scatter(r["bits_per_key"], r["ns_per_op"], marker=mk, color=colorf(s), s=size,
+                           label="%s, %s" % (series_label(s), "batch" if "batch" in op else "single"))
+                pts.append((r["bits_per_key"], r["ns_per_op"]))
+    pts.sort()
+    front, best = [], float("inf")
+    for x, y in pts:
+        if y < best:
+            front.append((x, y))
+            best = y
+    if front:
+        ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="gray", alpha=0.6,
+                label=front_label)
+    return nmax
+
+
 def plot_pareto(ctx, rows, outdir):
     fpps = sorted({r["fpp"] for r in rows if r["kind"] == "matrix"}, reverse=True)
     if not fpps:
         return
     fig, axes = plt.subplots(1, len(fpps), figsize=(4.5 * len(fpps), 4.5), squeeze=False)
     for ax, fpp in zip(axes[0], fpps):
-        nmax = max(r["n"] for r in pick(rows, kind="matrix", fpp=fpp))
-        pts = []
-        for s in series_list(rows):
-            for op, mk in (("contains_single", "o"), ("contains_batch", "^")):
-                rs = pick(rows, kind="matrix", series=s, op=op, hash="hash_excl", fpp=fpp, n=nmax, pos_pct=50.0,
-                          threads=1.0)
-                for r in rs:
-                    ax.scatter(r["bits_per_key"], r["ns_per_op"], marker=mk, color=color(s), s=40,
-                               label="%s, %s" % (series_label(s), "batch" if "batch" in op else "single"))
-                    pts.append((r["bits_per_key"], r["ns_per_op"]))
-        pts.sort()
-        front, best = [], float("inf")
-        for x, y in pts:
-            if y < best:
-                front.append((x, y))
-                best = y
-        if front:
-            ax.step([p[0] for p in front], [p[1] for p in front], where="post", color="gray", alpha=0.6,
-                    label="Pareto front")
+        nmax = draw_pareto(ax, rows, fpp, color, 40, "Pareto front")
         ax.set_yscale("log")
         ax.set_xlabel("space (bits per key)")
         ax.set_ylabel("lookup time (ns/op)")
@@ -431,13 +440,333 @@ def compare(a, b, outdir):
     save(fig, outdir, name)
 
 
+# --------------------------------------------------------------------------
+# The paper's figures (scripts/paper.sh): PDF, sized for the page, every
+# machine's run side by side where the machine matters.
+KERNEL_RANK = {"avx512": 0, "avx2": 1, "neon": 2, "scalar": 3}
+
+
+def run_info(path, ctx, rows):
+    """What the paper needs to name a run: its results folder (the machine
+    name), file, best kernel (first supported, the library lists best first),
+    every SBBF kernel measured."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    supported = [k for k in ctx.get("bf_kernels_supported", "").split(",") if k]
+    measured = []
+    for r in rows:
+        k = r.get("kernel") if r["kind"] == "kernel" else (r["series"].split("/")[1] if r["kind"] == "matrix" and
+                                                            r["family"] == "sbbf" else None)
+        if k and k not in measured:
+            measured.append(k)
+    measured.sort(key=lambda k: KERNEL_RANK.get(k, 9))
+    best = supported[0] if supported else (measured[0] if measured else "scalar")
+    return {"path": path, "folder": folder, "file": os.path.basename(path), "ctx": ctx, "rows": rows,
+            "best": best, "supported": supported, "measured": measured,
+            "mode": ctx.get("bf_mode", "?"), "date": ctx.get("bf_date_utc", "")}
+
+
+def load_runs(paths):
+    """Runs ordered best kernel first, then newest; the first is the primary
+    run, whose family-level results the paper quotes."""
+    runs = [run_info(p, *load(p)) for p in paths]
+    runs.sort(key=lambda r: (KERNEL_RANK.get(r["best"], 9), [-ord(c) for c in r["date"]]))
+    return runs
+
+
+def paper_style():
+    plt.rcParams.update({"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5, "legend.fontsize": 6,
+                         "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.markersize": 3.5,
+                         "lines.linewidth": 1.1, "pdf.fonttype": 42})
+
+
+def paper_save(fig, outdir, name):
+    os.makedirs(outdir, exist_ok=True)
+    path = os.path.join(outdir, name + ".pdf")
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    print("plot.py: wrote %s" % path)
+
+
+FAMILY_COLOR = {"sbbf": "C0", "bloom": "C2", "counting": "C3", "cuckoo": "C1", "sbbf-generic": "C9"}
+KERNEL_STYLE = {"avx512": ("C4", "D"), "avx2": ("C0", "^"), "neon": ("C5", "s"), "scalar": ("C7", "o")}
+
+
+def series_color(s):
+    fam, ker = s.split("/", 1)
+    if fam == "sbbf" and ker in KERNEL_STYLE:
+        return KERNEL_STYLE[ker][0]
+    return FAMILY_COLOR.get(fam, color(s))
+
+
+def paper_models(numbers, outdir):
+    """Model FPR against bits/key, and the SBBF's Poisson mixture term by
+    term: both computed by the library (paper/numbers.c)."""
+    pts = numbers["curves"]["points"]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(6.4, 2.5))
+    for key, lab, c, ls in (("bloom", "classic Bloom, best $k$", "C2", "-"),
+                            ("bloom_k8", "classic, $k=8$ (Arrow/Parquet sizing)", "C2", ":"),
+                            ("sbbf", "SBBF, exact Poisson model", "C0", "-"),
+                            ("cuckoo", "cuckoo, best $f$", "C1", "-"),
+                            ("counting", "counting Bloom (4-bit counters)", "C3", "--")):
+        xs = [p["bpk"] for p in pts if key in p and p[key] == p[key] and p[key] > 0]
+        ys = [p[key] for p in pts if key in p and p[key] == p[key] and p[key] > 0]
+        a.plot(xs, ys, ls, color=c, label=lab)
+    a.set_yscale("log")
+    a.set_ylim(1e-6, 1)
+    a.set_xlim(2, 40)
+    a.set_xlabel("bits per key")
+    a.set_ylabel("false-positive rate (model)")
+    a.grid(True, which="both", alpha=0.3)
+    a.legend()
+    a.set_title("(a) models at $n = 10^{%d}$" % round(math.log10(numbers["curves"]["n"])))
+    m = numbers["mixture"]
+    ls_ = [t[0] for t in m["terms"]]
+    b.bar(ls_, [t[1] for t in m["terms"]], color="C7", alpha=0.5, label="P(block holds $L$ keys)")
+    contrib = [t[1] * t[2] for t in m["terms"]]
+    b2 = b.twinx()
+    b2.plot(ls_, [c / m["model_fpp"] for c in contrib], "-", color="C0",
+            label="share of the FPR from blocks with $L$ keys")
+    b.axvline(m["lambda"], color="black", linestyle=":", linewidth=0.8)
+    b.set_xlabel("keys in a block, $L$ (mean $\\lambda = %.1f$)" % m["lambda"])
+    b.set_ylabel("Poisson probability")
+    b2.set_ylabel("share of false positives")
+    b.set_title("(b) SBBF at %g%%, $n = 10^{%d}$: where false positives come from" %
+                (100 * m["fpp"], round(math.log10(m["n"]))))
+    h1, l1 = b.get_legend_handles_labels()
+    h2, l2 = b2.get_legend_handles_labels()
+    b.legend(h1 + h2, l1 + l2, loc="upper left")
+    b.set_xlim(0, max(10, 2.6 * m["lambda"]))
+    fig.tight_layout()
+    paper_save(fig, outdir, "fig-models")
+
+
+def paper_fpr(run, outdir):
+    """Measured FPR against bits/key, every family, with the library's model
+    curves recorded in the run."""
+    ctx, rows = run["ctx"], run["rows"]
+    fig, ax = plt.subplots(figsize=(6.4, 2.9))
+    done = set()
+    for s in series_list(rows):
+        fam = s.split("/")[0]
+        if fam == "sbbf" and s.split("/")[1] != run["best"] and "sbbf" in done:
+            continue  # the kernels give identical bits: one SBBF series is enough
+        pts = {}
+        for r in pick(rows, kind="matrix", series=s):
+            if r.get("fpr_measured") is not None:
+                pts[(r["n"], r["fpp"])] = (r["bits_per_key"], r["fpr_measured"], r["n"])
+        if not pts:
+            continue
+        xs, ys, ns = zip(*sorted(pts.values()))
+        c = FAMILY_COLOR.get(fam, color(s))
+        ax.scatter(xs, [max(y, 1e-7) for y in ys], color=c, s=[4 + 2.5 * math.log10(n) for n in ns], zorder=3,
+                   label="%s, measured" % fam)
+        cf = "sbbf" if fam.startswith("sbbf") else fam
+        if cf not in done:
+            curve = parse_curve(ctx.get("bf_model_curve_%s" % cf))
+            if curve:
+                ax.plot([p[0] for p in curve], [p[1] for p in curve], "-", color=c, alpha=0.6,
+                        label="%s, model" % cf)
+            done.add(cf)
+    ax.set_yscale("log")
+    ax.set_xlabel("bits per key actually used")
+    ax.set_ylabel("false-positive rate")
+    ax.set_xlim(0, 80)
+    ax.set_ylim(1e-6, 1)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(ncol=2)
+    fig.tight_layout()
+    paper_save(fig, outdir, "fig-fpr")
+
+
+def panels(runs, width=6.4, height=2.6):
+    fig, axes = plt.subplots(1, len(runs), figsize=(width, height), squeeze=False, sharey=True)
+    return fig, axes[0]
+
+
+def paper_vs_n(runs, outdir, name, ops, what, ylabel, **kw):
+    """Time per operation against n at the reference fpp, one panel per
+    machine; ops are (operation, line style, marker). For lookups, the
+    machine's memory limit at the SBBF's size is drawn too."""
+    fig, axes = panels(runs, height=3.0)
+    for ax, run in zip(axes, runs):
+        rows = run["rows"]
+        fpp = ref_fpp(rows)
+        lim = {}
+        for s in series_list(rows):
+            for op, ls, mk in ops:
+                pts = by_n(pick(rows, kind="matrix", series=s, op=op, hash="hash_excl", fpp=fpp, threads=1.0, **kw))
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], ls, marker=mk, color=series_color(s),
+                            label="%s, %s" % (series_label(s), "batch" if "batch" in op else "single"))
+                if op == "contains_batch" and s.startswith("sbbf/"):
+                    for r in pick(rows, kind="matrix", series=s, op=op, hash="hash_excl", fpp=fpp, threads=1.0):
+                        if "mem_limit_ns" in r:
+                            lim.setdefault(r["n"], r["mem_limit_ns"])
+        if lim:
+            xs = sorted(lim)
+            ax.plot(xs, [lim[x] for x in xs], ":", color="black", linewidth=1.8, label="memory limit")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("%s, $n$ (fpp %g%%)" % (what, 100 * fpp))
+        ax.set_title(run["folder"])
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].set_ylabel(ylabel)
+    axes[0].legend(ncol=2, fontsize=5.5)
+    fig.tight_layout()
+    paper_save(fig, outdir, name)
+
+
+def paper_lookup(runs, outdir):
+    paper_vs_n(runs, outdir, "fig-lookup", (("contains_single", "-", "o"), ("contains_batch", "--", "^")),
+               "keys in the filter", "ns per lookup, 50% positives", pos_pct=50.0)
+
+
+def paper_insert(runs, outdir):
+    paper_vs_n(runs, outdir, "fig-insert", (("insert_single", "-", "o"), ("insert_batch", "--", "^")),
+               "keys inserted", "ns per insert")
+
+
+def paper_kernels(runs, outdir):
+    """Batch and single-key contains of every SBBF kernel of every run at
+    the kernel benchmark's sizes, with each machine's memory limit."""
+    bars = []  # (label, run, kernel)
+    for run in runs:
+        ks = [r for r in run["rows"] if r["kind"] == "kernel"]
+        for k in sorted({r["kernel"] for r in ks}, key=lambda k: KERNEL_RANK.get(k, 9)):
+            bars.append(("%s on %s" % (k, run["folder"]), run, k))
+    if not bars:
+        return
+    sizes = sorted({r["bytes"] for run in runs for r in run["rows"] if r["kind"] == "kernel"})
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 2.9), sharey=True)
+    nb = len(bars) + len(runs)
+    width = 0.85 / nb
+    for ax, op in zip(axes, ("contains_batch", "contains_single")):
+        i = 0
+        for label, run, k in bars:
+            ys = []
+            for sz in sizes:
+                rs = [r for r in run["rows"] if r["kind"] == "kernel" and r["kernel"] == k and r["op"] == op and
+                      r["bytes"] == sz and r.get("pos_pct") == 50.0]
+                ys.append(rs[0]["ns_per_key"] if rs else float("nan"))
+            c, _ = KERNEL_STYLE.get(k, ("C8", "o"))
+            hatch = "" if run is runs[0] else "//"
+            ax.bar([j + i * width for j in range(len(sizes))], ys, width, color=c, hatch=hatch,
+                   edgecolor="white", linewidth=0.3, label=label)
+            i += 1
+        for run in runs:
+            lim = []
+            for sz in sizes:
+                rs = [r for r in run["rows"] if r["kind"] == "kernel" and r["bytes"] == sz and "mem_limit_ns" in r]
+                lim.append(rs[0]["mem_limit_ns"] if rs else float("nan"))
+            ax.bar([j + i * width for j in range(len(sizes))], lim, width, color="black",
+                   hatch="" if run is runs[0] else "//", edgecolor="white", linewidth=0.3,
+                   label="memory limit on %s" % run["folder"])
+            i += 1
+        ax.set_xticks([j + (nb - 1) * width / 2 for j in range(len(sizes))])
+        ax.set_xticklabels([human_bytes(int(s)) for s in sizes])
+        ax.set_yscale("log")
+        ax.set_xlabel("filter size (10 bits/key)")
+        ax.set_title("contains, %s (50%% positives)" % ("batch" if "batch" in op else "single key"))
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    axes[0].set_ylabel("ns per key, hashes precomputed")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.tight_layout()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=5.5, frameon=False)
+    paper_save(fig, outdir, "fig-kernels")
+
+
+def paper_threads(runs, outdir):
+    fig, axes = panels(runs, height=2.8)
+    any_data = False
+    for ax, run in zip(axes, runs):
+        rows = run["rows"]
+        ns = sorted({r["n"] for r in rows if r["kind"] == "matrix" and r["threads"] > 1})
+        for n, ls in zip(ns, ("-", "--", ":", "-.")):
+            for s in series_list(rows):
+                for op, mk in (("contains_batch", "^"), ("insert_concurrent", "s")):
+                    rs = pick(rows, kind="matrix", series=s, op=op, n=n, hash="hash_excl")
+                    rs = [r for r in rs if op == "insert_concurrent" or r.get("pos_pct") == 50.0]
+                    pts = sorted({r["threads"]: r["ops_per_s"] for r in rs}.items())
+                    if len(pts) < 2:
+                        continue
+                    any_data = True
+                    ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], ls, marker=mk, color=series_color(s),
+                            label="%s, %s, $n=10^{%d}$" % (series_label(s), op.replace("_", " "),
+                                                           round(math.log10(n))))
+        ax.set_xlabel("threads (one per core, pinned)")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.set_title("%s (%s cores)" % (run["folder"], run["ctx"].get("bf_hwloc_cores", "?")))
+        ax.grid(True, which="both", alpha=0.3)
+    if not any_data:
+        plt.close(fig)
+        return
+    axes[0].set_ylabel("million operations/s, all threads")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.tight_layout()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=5.5, frameon=False)
+    paper_save(fig, outdir, "fig-threads")
+
+
+def paper_pareto(run, outdir):
+    rows = run["rows"]
+    fpps = sorted({r["fpp"] for r in rows if r["kind"] == "matrix"}, reverse=True)
+    if not fpps:
+        return
+    cols = min(4, len(fpps))
+    fig, axes = plt.subplots(1, cols, figsize=(6.4, 2.5), squeeze=False, sharey=True)
+    for ax, fpp in zip(axes[0], fpps[:cols]):
+        nmax = draw_pareto(ax, rows, fpp, series_color, 14, None)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xticks([10, 20, 40, 80])
+        ax.set_xlabel("bits per key")
+        ax.set_title("fpp %g%%, $n = 10^{%d}$" % (100 * fpp, round(math.log10(nmax))))
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel("ns per lookup")
+    seen = {}
+    for ax in axes[0]:
+        for h, l in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(l, h)
+    fig.tight_layout()
+    fig.legend(list(seen.values()), list(seen.keys()), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5,
+               fontsize=5.5, frameon=False)
+    paper_save(fig, outdir, "fig-pareto")
+
+
+def paper(outdir, paths, numbers_path):
+    paper_style()
+    runs = load_runs(paths)
+    if numbers_path:
+        with open(numbers_path) as f:
+            paper_models(json.load(f), outdir)
+    if not runs:
+        return
+    paper_fpr(runs[0], outdir)
+    paper_lookup(runs, outdir)
+    paper_insert(runs, outdir)
+    paper_kernels(runs, outdir)
+    paper_threads(runs, outdir)
+    paper_pareto(runs[0], outdir)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("result", nargs="?", help="a blockfilter_bench JSON file")
     ap.add_argument("--outdir", help="folder for the figures (default: the JSON's folder)")
     ap.add_argument("--summary", action="store_true", help="print the summary table instead of plotting")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="two result files in one figure")
+    ap.add_argument("--paper", metavar="DIR", help="the paper's PDF figures from every RUN given, into DIR")
+    ap.add_argument("--numbers", help="with --paper: paper/numbers.c's output, for the model figure")
+    ap.add_argument("more", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.paper:
+        paper(args.paper, ([args.result] if args.result else []) + args.more, args.numbers)
+        return 0
+    if args.more:
+        ap.error("one result file, or --paper DIR with several")
     if args.compare:
         compare(args.compare[0], args.compare[1], args.outdir or os.path.dirname(os.path.abspath(args.compare[0])))
         return 0

@@ -5,17 +5,24 @@
 #
 #   scripts/setup.sh            everything (build, tests, cross, fuzz, bench)
 #   scripts/setup.sh --bench    only what ./scripts/bench.sh needs
+#   scripts/setup.sh --paper    only what ./scripts/paper.sh needs (LaTeX, matplotlib)
 set -euo pipefail
 
 base=(meson ninja-build pkg-config gcc g++ libxxhash-dev)
-tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-       clang libclang-rt-14-dev libsimde-dev)
-bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git)
+tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+       gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
+       clang libclang-rt-14-dev libsimde-dev
+       redis-server redis-tools python3-redis)
+bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git hyperfine)
+# The paper (scripts/paper.sh): LaTeX, and the library and tool it quotes.
+paper=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended
+       lmodern latexmk python3-matplotlib)
 
 case "${1:-all}" in
   --bench) want=("${base[@]}" "${bench[@]}") ;;
+  --paper) want=("${base[@]}" "${paper[@]}") ;;
   all|--all) want=("${base[@]}" "${tests[@]}" "${bench[@]}") ;;
-  *) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--bench|--paper]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -1,0 +1,302 @@
+#include "cf_chain.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "codec.h"
+
+#define SLOTS_PER_BUCKET 4u
+
+/* Capacity of sub-filter i: capacity * expansion^i; false on overflow. */
+static bool sub_capacity(const bfm_cf *c, uint32_t i, uint64_t *out) {
+    uint64_t cap = c->capacity;
+    for (uint32_t k = 0; k < i; k++) {
+        if (c->expansion == 0 || cap > UINT64_MAX / c->expansion) return false;
+        cap *= c->expansion;
+    }
+    *out = cap;
+    return true;
+}
+
+static int append(bfm_cf *c, bf_cuckoo *f) {
+    if (c->n == c->slots) {
+        uint32_t slots = c->slots ? 2 * c->slots : 4;
+        bf_cuckoo **nf = realloc(c->f, slots * sizeof *nf);
+        if (!nf) return BF_ENOMEM;
+        c->f = nf;
+        c->slots = slots;
+    }
+    c->f[c->n++] = f;
+    return BF_OK;
+}
+
+/* Adds the next sub-filter, sized for capacity * expansion^n. */
+static int grow(bfm_cf *c) {
+    uint64_t cap;
+    if (c->n >= BFM_CF_MAX_FILTERS || !sub_capacity(c, c->n, &cap)) return BF_ETOOBIG;
+    bf_cuckoo *f;
+    int rc = bf_cuckoo_new(&f, cap, c->fpp);
+    if (rc != BF_OK) return rc;
+    if (bfm_cf_total_bytes(c) + bf_cuckoo_table_bytes(f) > BFM_CF_MAX_TOTAL_BYTES) {
+        bf_cuckoo_free(f);
+        return BF_ETOOBIG;
+    }
+    bf_cuckoo_set_max_kicks(f, c->max_kicks);
+    rc = append(c, f);
+    if (rc != BF_OK) bf_cuckoo_free(f);
+    return rc;
+}
+
+int bfm_cf_new(bfm_cf **out, uint64_t capacity, double fpp, unsigned expansion,
+               unsigned max_kicks, uint64_t seed) {
+    if (!out || capacity == 0 || !(fpp > 0 && fpp < 1) || expansion > BFM_CF_MAX_EXPANSION ||
+        max_kicks < 1 || max_kicks > 65535)
+        return BF_EINVAL;
+    bfm_cf *c = calloc(1, sizeof *c);
+    if (!c) return BF_ENOMEM;
+    c->capacity = capacity;
+    c->fpp = fpp;
+    c->expansion = expansion;
+    c->max_kicks = max_kicks;
+    c->seed = seed;
+    int rc = grow(c);
+    if (rc != BF_OK) {
+        bfm_cf_free(c);
+        return rc;
+    }
+    *out = c;
+    return BF_OK;
+}
+
+void bfm_cf_free(bfm_cf *c) {
+    if (!c) return;
+    for (uint32_t i = 0; i < c->n; i++) bf_cuckoo_free(c->f[i]);
+    free(c->f);
+    free(c);
+}
+
+bool bfm_cf_contains(const bfm_cf *c, uint64_t hash) {
+    for (uint32_t i = c->n; i-- > 0;)
+        if (bf_cuckoo_contains_hash(c->f[i], hash)) return true;
+    return false;
+}
+
+void bfm_cf_contains_hashes(const bfm_cf *c, const uint64_t *hashes, size_t n, uint8_t *out) {
+    bf_cuckoo_contains_hashes(c->f[c->n - 1], hashes, n, out);
+    if (c->n == 1) return;
+    /* Older sub-filters: the undecided keys, a group at a time. */
+    uint64_t h[256];
+    uint8_t hit[256];
+    size_t idx[256];
+    for (uint32_t i = c->n - 1; i-- > 0;) {
+        size_t k = 0;
+        for (size_t j = 0; j <= n; j++) {
+            if (j < n && !out[j]) {
+                h[k] = hashes[j];
+                idx[k++] = j;
+            }
+            if (k == 256 || (j == n && k)) {
+                bf_cuckoo_contains_hashes(c->f[i], h, k, hit);
+                for (size_t m = 0; m < k; m++) out[idx[m]] |= hit[m];
+                k = 0;
+            }
+        }
+    }
+}
+
+bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx) {
+    if (nx && bfm_cf_contains(c, hash)) return BFM_CF_EXISTS;
+    /* The newest sub-filter first, then older ones with room (after
+     * deletes); only when every one is full does the chain grow. */
+    for (uint32_t i = c->n; i-- > 0;)
+        if (bf_cuckoo_insert_hash(c->f[i], hash) == BF_OK) return BFM_CF_INSERTED;
+    if (c->expansion == 0) return BFM_CF_NOSPACE;
+    if (grow(c) != BF_OK) return BFM_CF_NOMEM;
+    return bf_cuckoo_insert_hash(c->f[c->n - 1], hash) == BF_OK ? BFM_CF_INSERTED : BFM_CF_NOSPACE;
+}
+
+uint64_t bfm_cf_count(const bfm_cf *c, uint64_t hash) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++) n += bf_cuckoo_count_hash(c->f[i], hash);
+    return n;
+}
+
+bool bfm_cf_delete(bfm_cf *c, uint64_t hash) {
+    for (uint32_t i = c->n; i-- > 0;) {
+        if (bf_cuckoo_remove_hash(c->f[i], hash) == BF_OK) {
+            c->deletes++;
+            return true;
+        }
+    }
+    return false;
+}
+
+uint64_t bfm_cf_items(const bfm_cf *c) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++) n += bf_cuckoo_count(c->f[i]);
+    return n;
+}
+
+uint64_t bfm_cf_slots(const bfm_cf *c) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++) n += bf_cuckoo_num_buckets(c->f[i]) * SLOTS_PER_BUCKET;
+    return n;
+}
+
+uint64_t bfm_cf_total_bytes(const bfm_cf *c) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < c->n; i++) n += bf_cuckoo_table_bytes(c->f[i]);
+    return n;
+}
+
+size_t bfm_cf_mem_usage(const bfm_cf *c) {
+    /* The chain, its array, and each sub-filter's object beside its table. */
+    return sizeof *c + c->slots * sizeof *c->f + c->n * (size_t)128 + (size_t)bfm_cf_total_bytes(c);
+}
+
+double bfm_cf_est_fpp(const bfm_cf *c) {
+    /* A foreign item meets 2 buckets of 4 slots per sub-filter; at load a,
+     * each matches its fingerprint with probability 1 / (2^f - 1). */
+    double miss = 1.0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        unsigned bits = bf_cuckoo_fingerprint_bits(c->f[i]);
+        double load = (double)bf_cuckoo_count(c->f[i]) /
+                      ((double)bf_cuckoo_num_buckets(c->f[i]) * SLOTS_PER_BUCKET);
+        double q = 1.0 / (double)((1u << bits) - 1);
+        miss *= exp(2.0 * SLOTS_PER_BUCKET * load * log1p(-q));
+    }
+    return 1.0 - miss;
+}
+
+const uint8_t *bfm_cf_table(const bfm_cf *c, size_t i, uint64_t *num_bytes) {
+    if (i >= c->n) {
+        *num_bytes = 0;
+        return NULL;
+    }
+    *num_bytes = bf_cuckoo_table_bytes(c->f[i]);
+    return bf_cuckoo_table(c->f[i]);
+}
+
+size_t bfm_cf_header_size(const bfm_cf *c) { return 56 + 40 * (size_t)c->n + 8; }
+
+void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
+    bfm_wr w = {buf, 0};
+    for (int i = 0; i < 4; i++) bfm_put8(&w, (uint8_t)BFM_CF_MAGIC[i]);
+    bfm_put8(&w, BFM_CF_HEADER_VERSION);
+    bfm_put8(&w, 0);
+    bfm_put8(&w, 0);
+    bfm_put8(&w, 0);
+    bfm_put32(&w, c->expansion);
+    bfm_put32(&w, c->max_kicks);
+    bfm_put32(&w, c->n);
+    bfm_put32(&w, 0);
+    bfm_putf64(&w, c->fpp);
+    bfm_put64(&w, c->capacity);
+    bfm_put64(&w, c->seed);
+    bfm_put64(&w, c->deletes);
+    for (uint32_t i = 0; i < c->n; i++) {
+        bf_cuckoo_state s;
+        bf_cuckoo_get_state(c->f[i], &s);
+        bfm_put64(&w, bf_cuckoo_num_buckets(c->f[i]));
+        bfm_put32(&w, bf_cuckoo_fingerprint_bits(c->f[i]));
+        bfm_put32(&w, s.victim_fp);
+        bfm_put64(&w, s.count);
+        bfm_put64(&w, s.victim_index);
+        bfm_put64(&w, s.rng);
+    }
+    bfm_put_checksum(&w);
+}
+
+int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {
+    if (!buf || len < 64 || memcmp(buf, BFM_CF_MAGIC, 4) != 0) return BF_EFORMAT;
+    bfm_rd r = {buf, len, 4, false};
+    uint8_t version = bfm_get8(&r);
+    if (version > BFM_CF_HEADER_VERSION) return BF_EVERSION;
+    if (version == 0) return BF_EFORMAT;
+    uint8_t res0 = bfm_get8(&r), res1 = bfm_get8(&r), res2 = bfm_get8(&r);
+    uint32_t expansion = bfm_get32(&r), max_kicks = bfm_get32(&r), n = bfm_get32(&r);
+    uint32_t res3 = bfm_get32(&r);
+    double fpp = bfm_getf64(&r);
+    uint64_t capacity = bfm_get64(&r), seed = bfm_get64(&r), deletes = bfm_get64(&r);
+    if (n == 0 || n > BFM_CF_MAX_FILTERS || len != 56 + 40 * (size_t)n + 8) return BF_EFORMAT;
+    if (!bfm_checksum_ok(buf, len)) return BF_ECORRUPT;
+    if (res0 || res1 || res2 || res3 || capacity == 0 || !(fpp > 0 && fpp < 1) ||
+        expansion > BFM_CF_MAX_EXPANSION || max_kicks < 1 || max_kicks > 65535 ||
+        (expansion == 0 && n > 1))
+        return BF_ECORRUPT;
+    bfm_cf *c = calloc(1, sizeof *c);
+    if (!c) return BF_ENOMEM;
+    c->capacity = capacity;
+    c->fpp = fpp;
+    c->expansion = expansion;
+    c->max_kicks = max_kicks;
+    c->seed = seed;
+    c->deletes = deletes;
+    int rc = BF_OK;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n && rc == BF_OK; i++) {
+        uint64_t buckets = bfm_get64(&r);
+        uint32_t bits = bfm_get32(&r);
+        bf_cuckoo_state s;
+        s.victim_fp = bfm_get32(&r);
+        s.count = bfm_get64(&r);
+        s.victim_index = bfm_get64(&r);
+        s.rng = bfm_get64(&r);
+        if (bits != 8 && bits != 12 && bits != 16) {
+            rc = BF_ECORRUPT;
+            break;
+        }
+        if (buckets == 0 || buckets > BFM_CF_MAX_TOTAL_BYTES / (bits / 2) ||
+            total + buckets * (bits / 2) > BFM_CF_MAX_TOTAL_BYTES) {
+            rc = BF_ETOOBIG;
+            break;
+        }
+        total += buckets * (bits / 2);
+        bf_cuckoo *f;
+        rc = bf_cuckoo_new_buckets(&f, buckets, bits);
+        if (rc != BF_OK) break;
+        bf_cuckoo_set_max_kicks(f, max_kicks);
+        rc = bf_cuckoo_set_state(f, &s);
+        if (rc == BF_OK) rc = append(c, f);
+        if (rc != BF_OK) bf_cuckoo_free(f);
+    }
+    if (rc != BF_OK) {
+        bfm_cf_free(c);
+        return rc;
+    }
+    *out = c;
+    return BF_OK;
+}
+
+/* ---- The dump description ---- */
+
+static size_t ops_header_size(const void *v) { return bfm_cf_header_size(v); }
+static void ops_header_write(const void *v, uint8_t *buf) { bfm_cf_header_write(v, buf); }
+static int ops_from_header(void **out, const void *buf, size_t len) {
+    bfm_cf *c = NULL;
+    int rc = bfm_cf_from_header(&c, buf, len);
+    *out = c;
+    return rc;
+}
+static size_t ops_num_parts(const void *v) { return ((const bfm_cf *)v)->n; }
+static const uint8_t *ops_part(const void *v, size_t i, uint64_t *len) {
+    return bfm_cf_table(v, i, len);
+}
+static int ops_write_part(void *v, size_t i, uint64_t off, const void *src, size_t len) {
+    bfm_cf *c = v;
+    return i < c->n ? bf_cuckoo_write_table(c->f[i], off, src, len) : BF_EINVAL;
+}
+static void ops_free(void *v) { bfm_cf_free(v); }
+
+const bfm_dump_ops bfm_cf_ops = {
+    .what = "CF",
+    .loadchunk_cmd = "CF.LOADCHUNK",
+    .encver = 1,
+    .header_size = ops_header_size,
+    .header_write = ops_header_write,
+    .from_header = ops_from_header,
+    .num_parts = ops_num_parts,
+    .part = ops_part,
+    .write_part = ops_write_part,
+    .free = ops_free,
+};
