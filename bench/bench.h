@@ -26,6 +26,8 @@ struct Options {
     std::vector<uint64_t> ns;                  // keys per filter
     std::vector<double> fpps;                  // target false-positive rates
     std::vector<std::string> families;         // sbbf, bloom, counting, cuckoo, sbbf-generic
+    std::vector<std::string> key_families;     // sbbf-header, sbbf-typed, sbbf-binary
+    std::vector<std::string> key_kernels;      // their kernels (empty: the best supported)
     std::vector<std::string> kernels;          // SBBF kernels (empty: every supported)
     std::vector<int> threads;                  // thread counts for the scaling runs
     std::vector<uint64_t> thread_ns;           // n of the scaling runs

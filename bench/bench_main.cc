@@ -5,11 +5,14 @@
 // Own flags (the rest goes to Google Benchmark):
 //   --bf_quick | --bf_full          matrix size (default: the ~5 minute one)
 //   --bf_n=1e4,1e6  --bf_fpp=0.01,0.001  --bf_families=sbbf,bloom,...
+//   (also sbbf-header,sbbf-typed,sbbf-binary: the key paths, at the
+//   reference fpp, with --bf_key_kernels=avx512,... (default: the best))
 //   --bf_kernels=scalar,avx2  --bf_threads=1,2  --bf_thread_n=1e6
 //   --bf_kernel_sizes=16384,...  --bf_1gib  --bf_hash=excluded|included|both
 //   --bf_seed=N  --bf_fpr_keys=N  --bf_queries=N  --bf_min_time=S
 //   --bf_only=matrix,kernels,scaling
 #include "adapters.h"
+#include "adapters_keys.h"
 #include "bench.h"
 
 #include <benchmark/benchmark.h>
@@ -20,9 +23,38 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <type_traits>
 
 namespace bfb {
 namespace {
+
+// ---------------------------------------------------------------------------
+// What an adapter offers beyond hashes (adapters_keys.h): its own loop of
+// single-key calls (kLoops: the header paths, whose point is to inline into
+// the caller's loop), or batch calls that take keys (kKeyBatch), and which
+// benchmarks it wants (wants(batch, hashed, pct); every one by default).
+template <class A, class = void> struct has_loops : std::false_type {};
+template <class A> struct has_loops<A, std::void_t<decltype(A::kLoops)>> : std::true_type {};
+template <class A, class = void> struct has_key_batch : std::false_type {};
+template <class A> struct has_key_batch<A, std::void_t<decltype(A::kKeyBatch)>> : std::true_type {};
+template <class A, class = void> struct has_wants : std::false_type {};
+template <class A>
+struct has_wants<A, std::void_t<decltype(A::wants(true, true, 0))>> : std::true_type {};
+template <class A>
+bool wants(bool batch, bool hashed, int pct) {
+    if constexpr (has_wants<A>::value) return A::wants(batch, hashed, pct);
+    else return true;
+}
+template <class A>
+size_t contains_keys(const typename A::F *f, const uint64_t *keys, size_t n, uint8_t *out) {
+    if constexpr (has_key_batch<A>::value) return A::contains_keys(f, keys, n, out);
+    else return die("%s takes no keys", "adapter"), 0;
+}
+template <class A>
+int insert_keys(typename A::F *f, const uint64_t *keys, size_t n) {
+    if constexpr (has_key_batch<A>::value) return A::insert_keys(f, keys, n);
+    else return die("%s takes no keys", "adapter"), 0;
+}
 
 // ---------------------------------------------------------------------------
 // Option parsing.
@@ -78,6 +110,11 @@ void set_mode_defaults(Options &o) {
         o.min_time = 0.05;
     }
     o.families = {"sbbf", "bloom", "counting", "cuckoo"};
+    o.key_families = {"sbbf-header", "sbbf-typed", "sbbf-binary"};
+}
+
+bool is_key_family(const std::string &f) {
+    return f == "sbbf-header" || f == "sbbf-typed" || f == "sbbf-binary";
 }
 
 // Removes the --bf_* flags from argv.
@@ -108,7 +145,12 @@ void parse_options(int *argc, char **argv) {
         if (k == "quick" || k == "full") continue;
         else if (k == "n") { o.ns.clear(); for (auto &s : split(v)) o.ns.push_back(parse_u64(s)); }
         else if (k == "fpp") { o.fpps.clear(); for (auto &s : split(v)) o.fpps.push_back(parse_double(s)); }
-        else if (k == "families") o.families = split(v);
+        else if (k == "families") {
+            o.families.clear();
+            o.key_families.clear();
+            for (auto &f : split(v)) (is_key_family(f) ? o.key_families : o.families).push_back(f);
+        }
+        else if (k == "key_kernels") o.key_kernels = split(v);
         else if (k == "kernels") o.kernels = split(v);
         else if (k == "threads") { o.threads.clear(); for (auto &s : split(v)) o.threads.push_back((int)parse_u64(s)); }
         else if (k == "thread_n") { o.thread_ns.clear(); for (auto &s : split(v)) o.thread_ns.push_back(parse_u64(s)); }
@@ -151,6 +193,9 @@ void parse_options(int *argc, char **argv) {
         for (auto &k : o.kernels)
             if (!bf_sbbf_kernel_supported(k.c_str())) die("kernel '%s' is not compiled in or not supported here", k.c_str());
     }
+    if (o.key_kernels.empty()) o.key_kernels.push_back(o.kernels.front());
+    for (auto &k : o.key_kernels)
+        if (!bf_sbbf_kernel_supported(k.c_str())) die("kernel '%s' is not compiled in or not supported here", k.c_str());
 }
 
 std::string fmt_num(double v) {
@@ -462,12 +507,16 @@ void register_contains(std::shared_ptr<Point<A>> p, int pct, bool batch, bool ha
                 if (lo >= hi) continue;
                 if (batch) {
                     uint8_t *out = outs[(size_t)t].data() + lo;
-                    if (hashed)
+                    if (hashed && has_key_batch<A>::value)
+                        acc += contains_keys<A>(f, src + lo, hi - lo, out);
+                    else if (hashed)
                         acc += hash_chunks(src + lo, hi - lo, [&](const uint64_t *h, size_t m, size_t off) {
                             return A::contains_batch(f, h, m, out + off);
                         });
                     else
                         acc += A::contains_batch(f, src + lo, hi - lo, out);
+                } else if constexpr (has_loops<A>::value) {
+                    acc += A::contains_loop(f, src + lo, hi - lo, hashed);
                 } else if (hashed) {
                     for (size_t i = lo; i < hi; i++) acc += A::contains_key(f, src[i]);
                 } else {
@@ -508,12 +557,16 @@ void register_insert(std::shared_ptr<Point<A>> p, bool batch, bool hashed) {
             double t0 = now_s();
             int rc = 0;
             if (batch) {
-                if (hashed)
+                if (hashed && has_key_batch<A>::value)
+                    rc = insert_keys<A>(p->f, pos.keys.data(), n);
+                else if (hashed)
                     rc = (int)hash_chunks(pos.keys.data(), n, [&](const uint64_t *h, size_t m, size_t) {
                         return (size_t)(A::insert_batch(p->f, h, m) != 0);
                     });
                 else
                     rc = A::insert_batch(p->f, pos.hashes.data(), n);
+            } else if constexpr (has_loops<A>::value) {
+                rc = A::insert_loop(p->f, hashed ? pos.keys.data() : pos.hashes.data(), n, hashed);
             } else if (hashed) {
                 for (size_t i = 0; i < n; i++) rc |= A::insert_key(p->f, pos.keys[i]);
             } else {
@@ -583,8 +636,9 @@ void register_insert_concurrent(std::shared_ptr<Point<A>> p, int threads) {
     });
 }
 
+// Returns how many benchmarks it registered.
 template <class A>
-void register_point(const typename A::Spec &spec, uint64_t n, double fpp) {
+size_t register_point(const typename A::Spec &spec, uint64_t n, double fpp) {
     const Options &o = options();
     auto p = std::make_shared<Point<A>>();
     p->spec = spec;
@@ -593,12 +647,25 @@ void register_point(const typename A::Spec &spec, uint64_t n, double fpp) {
     std::vector<bool> modes;
     if (o.hash != "included") modes.push_back(false);
     if (o.hash != "excluded" && std::fabs(fpp - o.hash_included_fpp) < 1e-12) modes.push_back(true);
+    size_t count = 0;
     for (bool hashed : modes) {
         for (int pct : {0, 50, 100})
-            for (bool batch : {false, true}) register_contains(p, pct, batch, hashed, 1);
-        for (bool batch : {false, true}) register_insert(p, batch, hashed);
-        if (A::has_remove(spec)) register_remove(p, hashed);
+            for (bool batch : {false, true})
+                if (wants<A>(batch, hashed, pct)) {
+                    register_contains(p, pct, batch, hashed, 1);
+                    count++;
+                }
+        for (bool batch : {false, true})
+            if (wants<A>(batch, hashed, -1)) {
+                register_insert(p, batch, hashed);
+                count++;
+            }
+        if (A::has_remove(spec)) {
+            register_remove(p, hashed);
+            count++;
+        }
     }
+    return count;
 }
 
 // Whether the family matrix already measures single-thread lookups at (n, fpp).
@@ -651,6 +718,20 @@ void for_each_series(Fn &&fn) {
             fn(FilterAdapter{}, FilterAdapter::Spec{f, fam + "/-", ""});
         }
     }
+}
+
+// Calls fn(adapter tag, spec) for every selected key-path series
+// (--bf_families sbbf-header,sbbf-typed,sbbf-binary; all three by default),
+// each with the kernels of --bf_key_kernels (default: the best supported).
+template <class Fn>
+void for_each_key_series(Fn &&fn) {
+    const Options &o = options();
+    for (auto &fam : o.key_families)
+        for (auto &k : o.key_kernels) {
+            if (fam == "sbbf-header") fn(HeaderAdapter{}, HeaderAdapter::Spec{k});
+            else if (fam == "sbbf-typed") fn(TypedAdapter{}, TypedAdapter::Spec{k});
+            else if (fam == "sbbf-binary") fn(BinaryAdapter{}, BinaryAdapter::Spec{k});
+        }
 }
 
 // ---------------------------------------------------------------------------
@@ -740,7 +821,11 @@ int main(int argc, char **argv) {
         benchmark::AddCustomContext("bf_matrix_fpp", join(o.fpps));
         benchmark::AddCustomContext("bf_ref_fpp", fmt_num(o.hash_included_fpp));
         benchmark::AddCustomContext("bf_sweep_max_n", o.sweep_max_n == UINT64_MAX ? "all" : fmt_num((double)o.sweep_max_n));
+        for (auto &f : o.key_families) fams += (fams.empty() ? "" : ",") + f;
         benchmark::AddCustomContext("bf_families", fams);
+        std::string kk;
+        for (auto &k : o.key_kernels) kk += (kk.empty() ? "" : ",") + k;
+        benchmark::AddCustomContext("bf_key_kernels", kk);
         benchmark::AddCustomContext("bf_kernels", kers);
         benchmark::AddCustomContext("bf_threads", join(o.threads));
         benchmark::AddCustomContext("bf_thread_n", join(o.thread_ns));
@@ -796,10 +881,15 @@ int main(int argc, char **argv) {
                 if (n > o.sweep_max_n && std::fabs(fpp - o.hash_included_fpp) > 1e-12) continue;
                 for_each_series([&](auto tag, auto spec) {
                     using A = decltype(tag);
-                    register_point<A>(spec, n, fpp);
-                    size_t modes = (o.hash != "included") + (o.hash != "excluded" && std::fabs(fpp - o.hash_included_fpp) < 1e-12);
-                    count += modes * (8 + (A::has_remove(spec) ? 1 : 0));
+                    count += register_point<A>(spec, n, fpp);
                 });
+                // The key paths (header single-key calls, typed and byte-string
+                // batches) at the reference fpp, where hashing is timed.
+                if (std::fabs(fpp - o.hash_included_fpp) < 1e-12)
+                    for_each_key_series([&](auto tag, auto spec) {
+                        using A = decltype(tag);
+                        count += register_point<A>(spec, n, fpp);
+                    });
             }
 
     // 4. Threads: lookups on a shared filter, concurrent inserts.

@@ -24,6 +24,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* Casts that C++ includers building with -Wold-style-cast accept. */
+#if defined(__cplusplus)
+#define BF_INL_CAST(type, x) (static_cast<type>(x))
+#else
+#define BF_INL_CAST(type, x) ((type)(x))
+#endif
+
+/* The single-key header paths (end of this file) use the SIMD the including
+ * compiler targets: AVX2 on x86, NEON on little-endian aarch64, else plain
+ * C. Define BF_NO_INLINE before including to get plain declarations only. */
+#if !defined(BF_NO_INLINE)
+#if defined(__AVX2__) && (defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || \
+                          defined(_M_IX86))
+#include <immintrin.h>
+#define BF_INL_AVX2 1
+#elif (defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
+       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_M_ARM64)
+#include <arm_neon.h>
+#define BF_INL_NEON 1
+#endif
+#endif
 
 #define BF_VERSION_MAJOR 0
 #define BF_VERSION_MINOR 2
@@ -31,6 +54,16 @@
 #define BF_VERSION_NUMBER \
     (BF_VERSION_MAJOR * 10000 + BF_VERSION_MINOR * 100 + BF_VERSION_PATCH)
 #define BF_VERSION_STRING "0.2.0"
+
+/* Plain queries have no side effects and read only the filter and their
+ * arguments: the compiler may keep a filter's fields in registers across
+ * them (which lets a loop of inlined contains calls run without reloading
+ * the layout). Not used for the _concurrent forms, which must reread. */
+#if defined(__GNUC__)
+#define BF_PURE __attribute__((pure))
+#else
+#define BF_PURE
+#endif
 
 #if defined(_WIN32) && defined(BF_SHARED_BUILD)
 #define BF_API __declspec(dllexport)
@@ -99,6 +132,61 @@ BF_API uint64_t bf_hash_int64(int64_t v);
 BF_API uint64_t bf_hash_float(float v);
 BF_API uint64_t bf_hash_double(double v);
 
+/* XXH64 of the 8 (or 4) little-endian bytes holding v, with a seed: the
+ * fixed-length forms of XXH64, a few multiplies, inlined into the caller.
+ * bf_hash_int64(v) == bf_xxh64_u64((uint64_t)v, 0), bf_hash_int32(v) ==
+ * bf_xxh64_u32((uint32_t)v, 0); a float or double hashes its bit pattern. */
+static inline uint64_t bf_inl_xxh64_avalanche(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0x165667B19E3779F9ull;
+    return h ^ (h >> 32);
+}
+static inline uint64_t bf_xxh64_u64(uint64_t v, uint64_t seed) {
+    uint64_t k = v * 0xC2B2AE3D27D4EB4Full;
+    k = ((k << 31) | (k >> 33)) * 0x9E3779B185EBCA87ull;
+    uint64_t h = (seed + 0x27D4EB2F165667C5ull + 8) ^ k;
+    h = ((h << 27) | (h >> 37)) * 0x9E3779B185EBCA87ull + 0x85EBCA77C2B2AE63ull;
+    return bf_inl_xxh64_avalanche(h);
+}
+/* The bit pattern of a float or double, which Parquet hashes. */
+static inline uint32_t bf_inl_bits_of_float(float v) {
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    return u;
+}
+static inline uint64_t bf_inl_bits_of_double(double v) {
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return u;
+}
+static inline uint64_t bf_xxh64_u32(uint32_t v, uint64_t seed) {
+    uint64_t h = (seed + 0x27D4EB2F165667C5ull + 4) ^ (BF_INL_CAST(uint64_t, v) * 0x9E3779B185EBCA87ull);
+    h = ((h << 23) | (h >> 41)) * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull;
+    return bf_inl_xxh64_avalanche(h);
+}
+
+/* Whole arrays (any alignment): out[i] = XXH64 of value i's little-endian
+ * bytes with the seed, computed with SIMD where it pays on this CPU
+ * (AVX-512 DQ: eight keys per register; AVX2: four), bit for bit the scalar
+ * result. The ISA follows the process default kernel, so
+ * BLOCKFILTER_KERNEL=scalar hashes with scalar code. */
+BF_API void bf_hash_int32s(const int32_t *values, size_t n, uint64_t seed, uint64_t *out);
+BF_API void bf_hash_int64s(const int64_t *values, size_t n, uint64_t seed, uint64_t *out);
+BF_API void bf_hash_floats(const float *values, size_t n, uint64_t seed, uint64_t *out);
+BF_API void bf_hash_doubles(const double *values, size_t n, uint64_t seed, uint64_t *out);
+/** Byte strings in Arrow's layout (Binary / String): value i is
+ *  data[offsets[i] .. offsets[i+1]), so offsets holds n + 1 entries (not
+ *  read when n == 0). BF_EINVAL (out untouched) if offsets[0] < 0, the
+ *  offsets decrease, offsets or out is NULL where n > 0, or data is NULL
+ *  with a non-empty string to read. */
+BF_API int bf_hash_binary(const void *data, const int32_t *offsets, size_t n, uint64_t seed,
+                          uint64_t *out);
+/** The same with 64-bit offsets (Arrow's LargeBinary / LargeString). */
+BF_API int bf_hash_large_binary(const void *data, const int64_t *offsets, size_t n,
+                                uint64_t seed, uint64_t *out);
+
 /** 64 random bits from the operating system (getrandom/urandom). */
 BF_API int bf_random_seed(uint64_t *out);
 
@@ -113,6 +201,41 @@ BF_API int bf_random_seed(uint64_t *out);
  * At most 2^32 blocks (128 GiB).
  */
 typedef struct bf_sbbf bf_sbbf;
+
+/*
+ * The first bytes of every bf_sbbf, public so that the header can inline
+ * the single-key calls (see "Single-key header paths" at the end, and
+ * docs/kernels.md for the ABI promise). Layout version BF_SBBF_ABI = 1 is
+ * frozen: these fields, in this order, with these meanings.
+ *  - tag holds the version (high 16 bits) and the kernel class (low bits)
+ *    in one word: inline queries check both with one compare, which
+ *    compilers hoist out of a caller's loop.
+ *  - insert_bits[c] is the writable bitset if inline code of kernel class
+ *    c may insert into this filter (its kernel runs class c's single-key
+ *    sequence: the avx512 kernel runs the AVX2 one), else NULL (another
+ *    kernel, or a read-only view): an inline insert tests the one pointer
+ *    it needs anyway, as its stores keep a compiler from hoisting checks.
+ * A library that needs other hot fields gives them a new version and
+ * leaves insert_bits[] NULL; code inlined from an older header then sees a
+ * tag it does not know and NULL pointers, and calls the library. Read-only
+ * for callers: change a filter only through the API.
+ */
+#define BF_SBBF_ABI 1u
+/* Kernel classes (never renumbered; a new kernel gets a new number). */
+#define BF_SBBF_KERNEL_SCALAR 0u
+#define BF_SBBF_KERNEL_AVX2 1u
+#define BF_SBBF_KERNEL_AVX512 2u
+#define BF_SBBF_KERNEL_NEON 3u
+#define BF_SBBF_TAG(kernel) ((BF_SBBF_ABI << 16) | (kernel))
+typedef struct bf_sbbf_layout {
+    uint32_t tag;         /* BF_SBBF_TAG(kernel class the filter runs) */
+    uint32_t reserved;    /* 0 */
+    uint8_t *bits;        /* writable bitset; NULL for a read-only view */
+    const uint8_t *data;  /* the bitset (== bits unless a view), any alignment */
+    uint64_t num_blocks;  /* 32-byte blocks, 1 .. 2^32 */
+    uint64_t seed;        /* seed of byte-string and typed hashing (0 = Parquet) */
+    uint8_t *insert_bits[4]; /* by kernel class: bits, or NULL (see above) */
+} bf_sbbf_layout;
 
 #define BF_SBBF_BLOCK_BYTES 32u
 #define BF_SBBF_MAX_BYTES ((uint64_t)1 << 37) /* 2^32 blocks */
@@ -144,7 +267,7 @@ BF_API double bf_sbbf_model_fpp(uint64_t num_bytes, uint64_t n);
 
 /** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
 BF_API int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash);
-BF_API bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash);
+BF_API BF_PURE bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash);
 /** BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or hashes NULL with n > 0). */
 BF_API int bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n);
 /** out[i] = 1 if hashes[i] may be present, else 0; returns the number of 1s.
@@ -156,17 +279,62 @@ BF_API size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes,
  * Inserts return BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or data NULL
  * with len > 0). */
 BF_API int bf_sbbf_insert(bf_sbbf *f, const void *data, size_t len);
-BF_API bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len);
+BF_API BF_PURE bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len);
 /* Parquet physical types, hashed exactly as Parquet does (seed 0 only; on a
  * keyed filter they use the filter's seed over the same bytes). */
 BF_API int bf_sbbf_insert_int32(bf_sbbf *f, int32_t v);
 BF_API int bf_sbbf_insert_int64(bf_sbbf *f, int64_t v);
 BF_API int bf_sbbf_insert_float(bf_sbbf *f, float v);
 BF_API int bf_sbbf_insert_double(bf_sbbf *f, double v);
-BF_API bool bf_sbbf_contains_int32(const bf_sbbf *f, int32_t v);
-BF_API bool bf_sbbf_contains_int64(const bf_sbbf *f, int64_t v);
-BF_API bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
-BF_API bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
+BF_API BF_PURE bool bf_sbbf_contains_int32(const bf_sbbf *f, int32_t v);
+BF_API BF_PURE bool bf_sbbf_contains_int64(const bf_sbbf *f, int64_t v);
+BF_API BF_PURE bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
+BF_API BF_PURE bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
+
+/*
+ * Keys in, answers out: many keys per call, hashed inside the batch pipeline
+ * (a chunk of keys is hashed into a small buffer, with SIMD where the CPU
+ * allows, then probed with prefetching; no hash array from the caller).
+ * Each key hashes exactly as the single-key call of its type does (the
+ * filter's seed; 0 = Parquet), so the bits and answers are the same as
+ * inserting or querying the keys one at a time.
+ *  - Inserts return BF_OK, BF_EREADONLY (a view; nothing changes), or
+ *    BF_EINVAL (f NULL, values NULL with n > 0, bad offsets; nothing
+ *    changes).
+ *  - Typed contains: out[i] = 1 if values[i] may be present, else 0 (out
+ *    may be NULL to only count); returns the number of 1s, 0 if f or values
+ *    is NULL.
+ */
+BF_API int bf_sbbf_insert_int32s(bf_sbbf *f, const int32_t *values, size_t n);
+BF_API int bf_sbbf_insert_int64s(bf_sbbf *f, const int64_t *values, size_t n);
+BF_API int bf_sbbf_insert_floats(bf_sbbf *f, const float *values, size_t n);
+BF_API int bf_sbbf_insert_doubles(bf_sbbf *f, const double *values, size_t n);
+BF_API size_t bf_sbbf_contains_int32s(const bf_sbbf *f, const int32_t *values, size_t n,
+                                      uint8_t *out);
+BF_API size_t bf_sbbf_contains_int64s(const bf_sbbf *f, const int64_t *values, size_t n,
+                                      uint8_t *out);
+BF_API size_t bf_sbbf_contains_floats(const bf_sbbf *f, const float *values, size_t n,
+                                      uint8_t *out);
+BF_API size_t bf_sbbf_contains_doubles(const bf_sbbf *f, const double *values, size_t n,
+                                       uint8_t *out);
+/*
+ * Byte strings in Arrow's layout, as bf_hash_binary() reads them (value i =
+ * data[offsets[i] .. offsets[i+1]), n + 1 offsets; the _large_ forms take
+ * Arrow's 64-bit offsets). There is no validity bitmap: pass only the
+ * non-null values (Parquet filters hold no nulls). Offsets are checked
+ * before anything is hashed: BF_EINVAL if offsets[0] < 0 or they decrease.
+ * Contains writes out[] as the typed calls and *found (may be NULL) = the
+ * number of 1s; on failure neither is written.
+ */
+BF_API int bf_sbbf_insert_binary(bf_sbbf *f, const void *data, const int32_t *offsets,
+                                 size_t n);
+BF_API int bf_sbbf_insert_large_binary(bf_sbbf *f, const void *data, const int64_t *offsets,
+                                       size_t n);
+BF_API int bf_sbbf_contains_binary(const bf_sbbf *f, const void *data, const int32_t *offsets,
+                                   size_t n, uint8_t *out, size_t *found);
+BF_API int bf_sbbf_contains_large_binary(const bf_sbbf *f, const void *data,
+                                         const int64_t *offsets, size_t n, uint8_t *out,
+                                         size_t *found);
 
 /*
  * Concurrent inserts. Any number of threads may call the _concurrent insert
@@ -404,6 +572,37 @@ BF_API int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t 
 BF_API int bf_filter_insert(bf_filter *f, const void *data, size_t len);
 BF_API bool bf_filter_contains(const bf_filter *f, const void *data, size_t len);
 BF_API int bf_filter_remove(bf_filter *f, const void *data, size_t len);
+/*
+ * Keys in, answers out, for every family: typed arrays and Arrow byte
+ * strings as the bf_sbbf_* forms above take them, hashed with the filter's
+ * seed (XXH64 of each value's little-endian bytes, or of the string), a
+ * chunk at a time, through bf_filter_insert_hashes /
+ * bf_filter_contains_hashes. Inserts stop at the first failure like
+ * bf_filter_insert_hashes (BF_EFULL for a cuckoo filter); *done (may be
+ * NULL) = keys inserted. BF_EREADONLY on a view, BF_EINVAL for NULL
+ * arguments or bad offsets (nothing inserted).
+ */
+BF_API int bf_filter_insert_int32s(bf_filter *f, const int32_t *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_int64s(bf_filter *f, const int64_t *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_floats(bf_filter *f, const float *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_doubles(bf_filter *f, const double *values, size_t n, size_t *done);
+BF_API size_t bf_filter_contains_int32s(const bf_filter *f, const int32_t *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_int64s(const bf_filter *f, const int64_t *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_floats(const bf_filter *f, const float *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_doubles(const bf_filter *f, const double *values, size_t n,
+                                         uint8_t *out);
+BF_API int bf_filter_insert_binary(bf_filter *f, const void *data, const int32_t *offsets,
+                                   size_t n, size_t *done);
+BF_API int bf_filter_insert_large_binary(bf_filter *f, const void *data, const int64_t *offsets,
+                                         size_t n, size_t *done);
+BF_API int bf_filter_contains_binary(const bf_filter *f, const void *data, const int32_t *offsets,
+                                     size_t n, uint8_t *out, size_t *found);
+BF_API int bf_filter_contains_large_binary(const bf_filter *f, const void *data,
+                                           const int64_t *offsets, size_t n, uint8_t *out,
+                                           size_t *found);
 BF_API uint64_t bf_filter_hash(const bf_filter *f, const void *data, size_t len);
 BF_API int bf_filter_set_seed(bf_filter *f, uint64_t seed);
 BF_API uint64_t bf_filter_seed(const bf_filter *f);
@@ -872,5 +1071,260 @@ BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
 #ifdef __cplusplus
 }
 #endif
+
+/* ------------------------------------------------------------------------ */
+/* Single-key header paths                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bf_sbbf_contains_hash, bf_sbbf_insert_hash, the byte-string and the typed
+ * single-key calls (and bf_hash_int32/int64/float/double) are macros over
+ * static inline functions: a caller gets the probe inlined, with no call
+ * and no jump through the kernel table, when the filter's kernel is the one
+ * the inline code implements (BF_SBBF_INLINE says which), and the exported
+ * function otherwise: a filter made with another kernel, a forced one
+ * (BLOCKFILTER_KERNEL), a layout version this header does not know, a
+ * read-only view on insert. Bits and answers are those of the exported
+ * functions, which stay the reference: (bf_sbbf_contains_hash)(f, h) or a
+ * pointer to it calls the library, and BF_NO_INLINE turns the paths off.
+ * The AVX2 code serves the avx2 and avx512 kernels alike (the avx512
+ * kernel's single-key calls are that 256-bit sequence).
+ */
+#if !defined(BF_NO_INLINE)
+
+#if defined(BF_INL_AVX2)
+#define BF_SBBF_INLINE BF_SBBF_KERNEL_AVX2
+#elif defined(BF_INL_NEON)
+#define BF_SBBF_INLINE BF_SBBF_KERNEL_NEON
+#else
+#define BF_SBBF_INLINE BF_SBBF_KERNEL_SCALAR
+#endif
+
+#if defined(__GNUC__)
+#define BF_INL_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define BF_INL_LIKELY(x) (x)
+#endif
+
+static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
+    return BF_INL_CAST(const bf_sbbf_layout *, BF_INL_CAST(const void *, f));
+}
+
+/** Whether the single-key queries on f run inline here (else the library):
+ *  its tag names the layout version and a kernel class this code implements. */
+static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
+    uint32_t tag = bf_inl_sbbf_layout(f)->tag;
+#if defined(BF_INL_AVX2)
+    return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
+#else
+    return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
+#endif
+}
+/* The bitset this code may insert into inline, or NULL. */
+static inline uint8_t *bf_inl_sbbf_insert_bits(const bf_sbbf *f) {
+    return bf_inl_sbbf_layout(f)->insert_bits[BF_SBBF_INLINE];
+}
+
+/* The block of a hash: ((h >> 32) * num_blocks) >> 32, 32 bytes each. */
+static inline uint64_t bf_inl_sbbf_offset(uint64_t num_blocks, uint64_t h) {
+    return (((h >> 32) * num_blocks) >> 32) * 32u;
+}
+
+#if defined(BF_INL_AVX2)
+static inline __m256i bf_inl_sbbf_mask(uint64_t h) {
+    const __m256i salt = _mm256_setr_epi32(
+        BF_INL_CAST(int, 0x47b6137bu), BF_INL_CAST(int, 0x44974d91u), BF_INL_CAST(int, 0x8824ad5bu),
+        BF_INL_CAST(int, 0xa2b7289du), BF_INL_CAST(int, 0x705495c7u), BF_INL_CAST(int, 0x2df1424bu),
+        BF_INL_CAST(int, 0x9efc4947u), BF_INL_CAST(int, 0x5c6bfb31u));
+    __m256i pos = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(BF_INL_CAST(int, BF_INL_CAST(uint32_t, h))), salt), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), pos);
+}
+static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    __m256i block = _mm256_loadu_si256(BF_INL_CAST(const __m256i *, BF_INL_CAST(const void *, l->data + bf_inl_sbbf_offset(l->num_blocks, h))));
+    return _mm256_testc_si256(block, bf_inl_sbbf_mask(h)) != 0;
+}
+#if defined(__GNUC__)
+/* The block as eight 32-bit words, for the insert's load and store: unlike
+ * __m256i this type does not alias everything, so a compiler knows the
+ * store leaves the filter's pointer and block count alone and keeps them
+ * in registers across a caller's loop of inserts (17 % faster at 10^6
+ * keys on Zen 5). Writable bitsets are the library's own; read them as
+ * bytes or 32-bit words, as Parquet defines them. */
+typedef int32_t bf_inl_v8si __attribute__((vector_size(32), aligned(1)));
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
+    bf_inl_v8si *p = BF_INL_CAST(bf_inl_v8si *, BF_INL_CAST(void *, bits + bf_inl_sbbf_offset(num_blocks, h)));
+    __m256i m = bf_inl_sbbf_mask(h);
+    bf_inl_v8si mv;
+    memcpy(&mv, &m, sizeof mv);
+    *p = *p | mv;
+}
+#else
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
+    __m256i *p = BF_INL_CAST(__m256i *, BF_INL_CAST(void *, bits + bf_inl_sbbf_offset(num_blocks, h)));
+    _mm256_storeu_si256(p, _mm256_or_si256(_mm256_loadu_si256(p), bf_inl_sbbf_mask(h)));
+}
+#endif
+#elif defined(BF_INL_NEON)
+static inline void bf_inl_sbbf_mask(uint64_t h, uint32x4_t *lo, uint32x4_t *hi) {
+    static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                     0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+    const uint32x4_t one = vdupq_n_u32(1), x = vdupq_n_u32(BF_INL_CAST(uint32_t, h));
+    *lo = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt)), 27)));
+    *hi = vshlq_u32(one, vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(x, vld1q_u32(salt + 4)), 27)));
+}
+static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    const uint8_t *p = l->data + bf_inl_sbbf_offset(l->num_blocks, h);
+    uint32x4_t lo, hi;
+    bf_inl_sbbf_mask(h, &lo, &hi);
+    uint32x4_t miss = vorrq_u32(vbicq_u32(lo, vreinterpretq_u32_u8(vld1q_u8(p))),
+                                vbicq_u32(hi, vreinterpretq_u32_u8(vld1q_u8(p + 16))));
+    return vmaxvq_u32(miss) == 0;
+}
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
+    uint8_t *p = bits + bf_inl_sbbf_offset(num_blocks, h);
+    uint32x4_t lo, hi;
+    bf_inl_sbbf_mask(h, &lo, &hi);
+    vst1q_u8(p, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p)), lo)));
+    vst1q_u8(p + 16, vreinterpretq_u8_u32(vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p + 16)), hi)));
+}
+#else
+/* Word i of a block, a little-endian 32-bit value at any alignment. */
+static inline uint32_t bf_inl_sbbf_word(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w;
+}
+#define BF_INL_SBBF_BIT(h, salt) (1u << ((BF_INL_CAST(uint32_t, h) * (salt)) >> 27))
+static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
+    const uint8_t *p = l->data + bf_inl_sbbf_offset(l->num_blocks, h);
+    uint32_t missing = (BF_INL_SBBF_BIT(h, 0x47b6137bu) & ~bf_inl_sbbf_word(p)) |
+                       (BF_INL_SBBF_BIT(h, 0x44974d91u) & ~bf_inl_sbbf_word(p + 4)) |
+                       (BF_INL_SBBF_BIT(h, 0x8824ad5bu) & ~bf_inl_sbbf_word(p + 8)) |
+                       (BF_INL_SBBF_BIT(h, 0xa2b7289du) & ~bf_inl_sbbf_word(p + 12)) |
+                       (BF_INL_SBBF_BIT(h, 0x705495c7u) & ~bf_inl_sbbf_word(p + 16)) |
+                       (BF_INL_SBBF_BIT(h, 0x2df1424bu) & ~bf_inl_sbbf_word(p + 20)) |
+                       (BF_INL_SBBF_BIT(h, 0x9efc4947u) & ~bf_inl_sbbf_word(p + 24)) |
+                       (BF_INL_SBBF_BIT(h, 0x5c6bfb31u) & ~bf_inl_sbbf_word(p + 28));
+    return missing == 0;
+}
+static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t h) {
+    static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                     0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+    uint8_t *p = bits + bf_inl_sbbf_offset(num_blocks, h);
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t w = bf_inl_sbbf_word(p + 4 * i) | BF_INL_SBBF_BIT(h, salt[i]);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap32(w);
+#endif
+        memcpy(p + 4 * i, &w, 4);
+    }
+}
+#undef BF_INL_SBBF_BIT
+#endif
+
+static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash) {
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), hash);
+    return (bf_sbbf_contains_hash)(f, hash);
+}
+static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
+    uint8_t *bits = bf_inl_sbbf_insert_bits(f);
+    if (BF_INL_LIKELY(bits != NULL)) {
+        bf_inl_sbbf_set(bits, bf_inl_sbbf_layout(f)->num_blocks, hash);
+        return BF_OK;
+    }
+    return (bf_sbbf_insert_hash)(f, hash); /* views: BF_EREADONLY */
+}
+
+/* XXH64 of a byte string with the filter's seed: 4- and 8-byte strings in
+ * the fixed-length form, inline; other lengths through the library. */
+static inline uint64_t bf_inl_sbbf_hash_bytes(const bf_sbbf_layout *l, const void *data, size_t len) {
+    if (len == 8) {
+        uint64_t v;
+        memcpy(&v, data, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v); /* the bytes, read little-endian */
+#endif
+        return bf_xxh64_u64(v, l->seed);
+    }
+    if (len == 4) {
+        uint32_t v;
+        memcpy(&v, data, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap32(v);
+#endif
+        return bf_xxh64_u32(v, l->seed);
+    }
+    return bf_hash_xxh64_seeded(data, len, l->seed);
+}
+static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, size_t len) {
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f) && data))
+        return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), bf_inl_sbbf_hash_bytes(bf_inl_sbbf_layout(f), data, len));
+    return (bf_sbbf_contains)(f, data, len);
+}
+static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
+    uint8_t *bits = f ? bf_inl_sbbf_insert_bits(f) : NULL;
+    if (BF_INL_LIKELY(bits != NULL && data != NULL)) {
+        const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+        bf_inl_sbbf_set(bits, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
+        return BF_OK;
+    }
+    return (bf_sbbf_insert)(f, data, len);
+}
+
+/* Parquet's typed hashes, inline: XXH64 of the value's little-endian bytes. */
+static inline uint64_t bf_hash_int32_inline(int32_t v) { return bf_xxh64_u32(BF_INL_CAST(uint32_t, v), 0); }
+static inline uint64_t bf_hash_int64_inline(int64_t v) { return bf_xxh64_u64(BF_INL_CAST(uint64_t, v), 0); }
+static inline uint64_t bf_hash_float_inline(float v) {
+    return bf_xxh64_u32(bf_inl_bits_of_float(v), 0);
+}
+static inline uint64_t bf_hash_double_inline(double v) {
+    return bf_xxh64_u64(bf_inl_bits_of_double(v), 0);
+}
+
+/* The typed single-key calls: the filter's seed (0 = Parquet's hash). */
+#define BF_INL_SBBF_TYPED(suffix, ctype, hash_expr)                                 \
+    static inline bool bf_sbbf_contains_##suffix##_inline(const bf_sbbf *f, ctype v) {  \
+        if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) {                                          \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                                \
+            return bf_inl_sbbf_probe(l, hash_expr);                                         \
+        }                                                                                \
+        return (bf_sbbf_contains_##suffix)(f, v);                                        \
+    }                                                                                    \
+    static inline int bf_sbbf_insert_##suffix##_inline(bf_sbbf *f, ctype v) {           \
+        uint8_t *bits = f ? bf_inl_sbbf_insert_bits(f) : NULL;                         \
+        if (BF_INL_LIKELY(bits != NULL)) {                                               \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                             \
+            bf_inl_sbbf_set(bits, l->num_blocks, hash_expr);                             \
+            return BF_OK;                                                                \
+        }                                                                                \
+        return (bf_sbbf_insert_##suffix)(f, v);                                          \
+    }
+BF_INL_SBBF_TYPED(int32, int32_t, bf_xxh64_u32(BF_INL_CAST(uint32_t, v), l->seed))
+BF_INL_SBBF_TYPED(int64, int64_t, bf_xxh64_u64(BF_INL_CAST(uint64_t, v), l->seed))
+BF_INL_SBBF_TYPED(float, float, bf_xxh64_u32(bf_inl_bits_of_float(v), l->seed))
+BF_INL_SBBF_TYPED(double, double, bf_xxh64_u64(bf_inl_bits_of_double(v), l->seed))
+#undef BF_INL_SBBF_TYPED
+
+#define bf_sbbf_contains_hash(f, hash) bf_sbbf_contains_hash_inline((f), (hash))
+#define bf_sbbf_insert_hash(f, hash) bf_sbbf_insert_hash_inline((f), (hash))
+#define bf_sbbf_contains(f, data, len) bf_sbbf_contains_inline((f), (data), (len))
+#define bf_sbbf_insert(f, data, len) bf_sbbf_insert_inline((f), (data), (len))
+#define bf_sbbf_contains_int32(f, v) bf_sbbf_contains_int32_inline((f), (v))
+#define bf_sbbf_contains_int64(f, v) bf_sbbf_contains_int64_inline((f), (v))
+#define bf_sbbf_contains_float(f, v) bf_sbbf_contains_float_inline((f), (v))
+#define bf_sbbf_contains_double(f, v) bf_sbbf_contains_double_inline((f), (v))
+#define bf_sbbf_insert_int32(f, v) bf_sbbf_insert_int32_inline((f), (v))
+#define bf_sbbf_insert_int64(f, v) bf_sbbf_insert_int64_inline((f), (v))
+#define bf_sbbf_insert_float(f, v) bf_sbbf_insert_float_inline((f), (v))
+#define bf_sbbf_insert_double(f, v) bf_sbbf_insert_double_inline((f), (v))
+#define bf_hash_int32(v) bf_hash_int32_inline(v)
+#define bf_hash_int64(v) bf_hash_int64_inline(v)
+#define bf_hash_float(v) bf_hash_float_inline(v)
+#define bf_hash_double(v) bf_hash_double_inline(v)
+
+#endif /* !BF_NO_INLINE */
 
 #endif /* BLOCKFILTER_H */

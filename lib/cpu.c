@@ -26,11 +26,13 @@ static uint32_t detect(void) {
     if (__get_cpuid_max(0, NULL) < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     const unsigned avx2 = 1u << 5, bmi2 = 1u << 8, avx512f = 1u << 16,
-                   avx512bw = 1u << 30, avx512vl = 1u << 31;
+                   avx512dq = 1u << 17, avx512bw = 1u << 30, avx512vl = 1u << 31;
     if (ymm_ok && (b & avx2) && (b & bmi2)) features |= BF_CPU_AVX2;
     if (zmm_ok && (features & BF_CPU_AVX2) && (b & avx512f) && (b & avx512bw) &&
         (b & avx512vl))
         features |= BF_CPU_AVX512;
+    /* The AVX-512 hash kernel's 64-bit multiply (VPMULLQ). */
+    if ((features & BF_CPU_AVX512) && (b & avx512dq)) features |= BF_CPU_AVX512DQ;
     return features;
 }
 #elif defined(__aarch64__)

@@ -1,5 +1,5 @@
 /* The best-first table of SBBF kernels and the process-wide choice. */
-#include "sbbf_kernel.h"
+#include "sbbf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,4 +53,25 @@ int bf_sbbf_default_kernel(const char **name) {
     if (!k) return BF_EKERNEL;
     *name = k->name;
     return BF_OK;
+}
+
+/* The tag the header's inline queries compare against (version and kernel
+ * class), and the bitset its inline inserts may write: the filter's own
+ * class, and the AVX2 class for an avx512 filter (whose single-key calls
+ * are the AVX2 sequence); NULL everywhere for a view. */
+void bf__sbbf_set_layout(bf_sbbf *f) {
+    static const struct {
+        const char *name;
+        uint32_t cls;
+    } classes[] = {{"avx2", BF_SBBF_KERNEL_AVX2},
+                   {"avx512", BF_SBBF_KERNEL_AVX512},
+                   {"neon", BF_SBBF_KERNEL_NEON}};
+    uint32_t cls = BF_SBBF_KERNEL_SCALAR;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (strcmp(f->kernel->name, classes[i].name) == 0) cls = classes[i].cls;
+    f->tag = BF_SBBF_TAG(cls);
+    f->reserved = 0;
+    for (size_t i = 0; i < 4; i++) f->insert_bits[i] = NULL;
+    f->insert_bits[cls] = f->bits;
+    if (cls == BF_SBBF_KERNEL_AVX512) f->insert_bits[BF_SBBF_KERNEL_AVX2] = f->bits;
 }

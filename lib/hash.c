@@ -24,30 +24,12 @@ uint64_t bf_hash_xxh64_seeded(const void *data, size_t len, uint64_t seed) {
     return XXH64(data ? data : &empty, data ? len : 0, seed);
 }
 
-uint64_t bf_hash_int32(int32_t v) {
-    uint8_t b[4];
-    bf_store_le32(b, (uint32_t)v);
-    return XXH64(b, 4, 0);
-}
-uint64_t bf_hash_int64(int64_t v) {
-    uint8_t b[8];
-    bf_store_le64(b, (uint64_t)v);
-    return XXH64(b, 8, 0);
-}
-uint64_t bf_hash_float(float v) {
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    uint8_t b[4];
-    bf_store_le32(b, u);
-    return XXH64(b, 4, 0);
-}
-uint64_t bf_hash_double(double v) {
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    uint8_t b[8];
-    bf_store_le64(b, u);
-    return XXH64(b, 8, 0);
-}
+/* Parquet's typed hashes: XXH64 of the value's 4 or 8 little-endian bytes,
+ * in the fixed-length form (the same function the header inlines). */
+uint64_t bf_hash_int32(int32_t v) { return bf_xxh64_u32((uint32_t)v, 0); }
+uint64_t bf_hash_int64(int64_t v) { return bf_xxh64_u64((uint64_t)v, 0); }
+uint64_t bf_hash_float(float v) { return bf_xxh64_u32(bf_inl_bits_of_float(v), 0); }
+uint64_t bf_hash_double(double v) { return bf_xxh64_u64(bf_inl_bits_of_double(v), 0); }
 
 int bf_random_seed(uint64_t *out) {
     if (!out) return BF_EINVAL;

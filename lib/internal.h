@@ -2,6 +2,11 @@
 #ifndef BF_INTERNAL_H
 #define BF_INTERNAL_H
 
+/* The library defines the exported functions the header's inline paths
+ * stand in for, so it sees the plain declarations only. */
+#ifndef BF_NO_INLINE
+#define BF_NO_INLINE
+#endif
 #include "blockfilter.h"
 
 #include <stdint.h>

@@ -21,6 +21,7 @@ static int sbbf_alloc(bf_sbbf **out, uint64_t num_bytes, const bf_kernel *kernel
     f->num_bytes = num_bytes;
     f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
     f->kernel = kernel;
+    bf__sbbf_set_layout(f);
     *out = f;
     return BF_OK;
 }
@@ -61,6 +62,7 @@ int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset, size_t num_bytes, con
     f->num_bytes = num_bytes;
     f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
     f->kernel = k;
+    bf__sbbf_set_layout(f);
     *out = f;
     return BF_OK;
 }
@@ -162,22 +164,20 @@ bool bf_sbbf_contains(const bf_sbbf *f, const void *data, size_t len) {
     return bf_sbbf_contains_hash(f, bf_hash_xxh64_seeded(data, len, f->seed));
 }
 
-/* Parquet's PLAIN encodings: little-endian bytes of the value. */
-#define BF_TYPED(suffix, ctype, store, width)                                   \
+/* Parquet's PLAIN encodings: XXH64 of the value's little-endian bytes, in
+ * the fixed-length form (bf_xxh64_u32/u64), with the filter's seed. */
+#define BF_TYPED(suffix, ctype, hash)                                            \
     int bf_sbbf_insert_##suffix(bf_sbbf *f, ctype v) {                           \
-        uint8_t b[width];                                                        \
-        store;                                                                   \
-        return bf_sbbf_insert(f, b, width);                                      \
+        if (BF_UNLIKELY(!f)) return BF_EINVAL;                                   \
+        return bf_sbbf_insert_hash(f, hash);                                     \
     }                                                                            \
     bool bf_sbbf_contains_##suffix(const bf_sbbf *f, ctype v) {                 \
-        uint8_t b[width];                                                        \
-        store;                                                                   \
-        return bf_sbbf_contains(f, b, width);                                    \
+        return bf_sbbf_contains_hash(f, hash);                                   \
     }
-BF_TYPED(int32, int32_t, bf_store_le32(b, (uint32_t)v), 4)
-BF_TYPED(int64, int64_t, bf_store_le64(b, (uint64_t)v), 8)
-BF_TYPED(float, float, do { uint32_t u; memcpy(&u, &v, 4); bf_store_le32(b, u); } while (0), 4)
-BF_TYPED(double, double, do { uint64_t u; memcpy(&u, &v, 8); bf_store_le64(b, u); } while (0), 8)
+BF_TYPED(int32, int32_t, bf_xxh64_u32((uint32_t)v, f->seed))
+BF_TYPED(int64, int64_t, bf_xxh64_u64((uint64_t)v, f->seed))
+BF_TYPED(float, float, bf_xxh64_u32(bf_inl_bits_of_float(v), f->seed))
+BF_TYPED(double, double, bf_xxh64_u64(bf_inl_bits_of_double(v), f->seed))
 #undef BF_TYPED
 
 int bf_sbbf_merge(bf_sbbf *dst, const bf_sbbf *src) {

@@ -7,7 +7,8 @@
 #   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
 #   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
 # Options:
-#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-api,sbbf-generic (comma-separated)
+#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-api,sbbf-generic, and the key
+#                     paths sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
 #   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
 #   --threads LIST    thread counts of the scaling runs (default 1..cores)
 #   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
@@ -45,7 +46,7 @@ while [ $# -gt 0 ]; do
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

@@ -24,6 +24,9 @@
  *      AVX-512 pair swap their 32-bit hash halves (a wrong lane permutation)
  *   2  _mm256_mullo_epi32 multiplies by its second operand rotated by one
  *      lane: each word of a block gets the next word's salt
+ *   3  _mm512_rol_epi64 rotates one bit too few (AVX-512 hash kernel)
+ *   4  _mm256_mul_epu32 multiplies signed, as _mm256_mul_epi32 does (AVX2
+ *      hash kernel: wrong whenever a low half has its top bit set)
  */
 #ifndef BF_TEST_SIMDE_SHIM_IMMINTRIN_H
 #define BF_TEST_SIMDE_SHIM_IMMINTRIN_H
@@ -88,6 +91,47 @@ static inline unsigned long long bf_emu_pdep_u64(unsigned long long a, unsigned 
 #define _pdep_u32(a, m) ((unsigned int)bf_emu_pdep_u64((unsigned int)(a), (unsigned int)(m)))
 #define _pdep_u64(a, m) bf_emu_pdep_u64((a), (m))
 
+/* AVX-512 intrinsics SIMDe 0.7.4 lacks, which the AVX-512 hash kernel uses
+ * (masked tails, 32-to-64-bit zero extension): lane by lane, as the
+ * instruction reference defines them. Masked loads touch only the selected
+ * lanes' bytes, as the hardware does not fault on the others. */
+static inline simde__m512i bf_emu_mm512_cvtepu32_epi64(simde__m256i a) {
+    uint32_t x[8];
+    uint64_t r[8];
+    memcpy(x, &a, sizeof x);
+    for (int i = 0; i < 8; i++) r[i] = x[i];
+    simde__m512i v;
+    memcpy(&v, r, sizeof r);
+    return v;
+}
+static inline simde__m512i bf_emu_mm512_maskz_loadu_epi64(simde__mmask8 k, const void *p) {
+    uint64_t r[8] = {0};
+    for (int i = 0; i < 8; i++)
+        if (k >> i & 1) memcpy(&r[i], (const unsigned char *)p + 8 * i, 8);
+    simde__m512i v;
+    memcpy(&v, r, sizeof r);
+    return v;
+}
+static inline simde__m256i bf_emu_mm256_maskz_loadu_epi32(simde__mmask8 k, const void *p) {
+    uint32_t r[8] = {0};
+    for (int i = 0; i < 8; i++)
+        if (k >> i & 1) memcpy(&r[i], (const unsigned char *)p + 4 * i, 4);
+    simde__m256i v;
+    memcpy(&v, r, sizeof r);
+    return v;
+}
+static inline void bf_emu_mm512_mask_storeu_epi64(void *p, simde__mmask8 k, simde__m512i a) {
+    uint64_t x[8];
+    memcpy(x, &a, sizeof x);
+    for (int i = 0; i < 8; i++)
+        if (k >> i & 1) memcpy((unsigned char *)p + 8 * i, &x[i], 8);
+}
+#define __mmask8 simde__mmask8
+#define _mm512_cvtepu32_epi64(a) bf_emu_mm512_cvtepu32_epi64(a)
+#define _mm512_maskz_loadu_epi64(k, p) bf_emu_mm512_maskz_loadu_epi64((k), (p))
+#define _mm256_maskz_loadu_epi32(k, p) bf_emu_mm256_maskz_loadu_epi32((k), (p))
+#define _mm512_mask_storeu_epi64(p, k, a) bf_emu_mm512_mask_storeu_epi64((p), (k), (a))
+
 /* SIMDe 0.7.4's portable _mm256/_mm512_mullo_epi32 multiply int32_t lanes,
  * a signed overflow (undefined: UBSan stops on it, and an optimizer may
  * assume it away) where VPMULLD wraps; the kernels rely on the wrap (hash
@@ -112,6 +156,55 @@ static inline simde__m512i bf_emu_mm512_mullo_epi32(simde__m512i a, simde__m512i
 #define _mm256_mullo_epi32(a, b) bf_emu_mm256_mullo_epi32((a), (b))
 #undef _mm512_mullo_epi32
 #define _mm512_mullo_epi32(a, b) bf_emu_mm512_mullo_epi32((a), (b))
+/* The same for the 64-bit VPMULLQ of the AVX-512 hash kernel (SIMDe
+ * multiplies int64_t lanes). */
+static inline simde__m512i bf_emu_mm512_mullo_epi64(simde__m512i a, simde__m512i b) {
+    uint64_t x[8], y[8];
+    memcpy(x, &a, sizeof x);
+    memcpy(y, &b, sizeof y);
+    for (int i = 0; i < 8; i++) x[i] *= y[i];
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+#undef _mm512_mullo_epi64
+#define _mm512_mullo_epi64(a, b) bf_emu_mm512_mullo_epi64((a), (b))
+/* And SIMDe's 64-bit adds and left shifts work on int64_t lanes (signed
+ * overflow, a shift of a negative value), where the hash kernels rely on
+ * the instructions' wrap-around: the same results as uint64_t. */
+#define BF_EMU_U64_OP(name, vec, lanes, expr)                  \
+    static inline vec name(vec a, vec b) {                      \
+        uint64_t x[lanes], y[lanes];                            \
+        memcpy(x, &a, sizeof x);                                \
+        memcpy(y, &b, sizeof y);                                \
+        for (int i = 0; i < lanes; i++) x[i] = (expr);          \
+        memcpy(&a, x, sizeof x);                                \
+        return a;                                               \
+    }
+BF_EMU_U64_OP(bf_emu_mm256_add_epi64, simde__m256i, 4, x[i] + y[i])
+BF_EMU_U64_OP(bf_emu_mm512_add_epi64, simde__m512i, 8, x[i] + y[i])
+#undef BF_EMU_U64_OP
+static inline simde__m256i bf_emu_mm256_slli_epi64(simde__m256i a, int n) {
+    uint64_t x[4];
+    memcpy(x, &a, sizeof x);
+    for (int i = 0; i < 4; i++) x[i] = (n & 0xff) > 63 ? 0 : x[i] << (n & 0xff);
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+static inline simde__m512i bf_emu_mm512_slli_epi64(simde__m512i a, unsigned n) {
+    uint64_t x[8];
+    memcpy(x, &a, sizeof x);
+    for (int i = 0; i < 8; i++) x[i] = n > 63 ? 0 : x[i] << n;
+    memcpy(&a, x, sizeof x);
+    return a;
+}
+#undef _mm256_add_epi64
+#define _mm256_add_epi64(a, b) bf_emu_mm256_add_epi64((a), (b))
+#undef _mm512_add_epi64
+#define _mm512_add_epi64(a, b) bf_emu_mm512_add_epi64((a), (b))
+#undef _mm256_slli_epi64
+#define _mm256_slli_epi64(a, n) bf_emu_mm256_slli_epi64((a), (n))
+#undef _mm512_slli_epi64
+#define _mm512_slli_epi64(a, n) bf_emu_mm512_slli_epi64((a), (n))
 
 /* Mutants (see above). */
 #if defined(BF_EMU_MUTANT) && BF_EMU_MUTANT == 1
@@ -125,6 +218,12 @@ static inline simde__m512i bf_emu_mm512_mullo_epi32(simde__m512i a, simde__m512i
     bf_emu_mm256_mullo_epi32(                                                       \
         (a), simde_mm256_permutevar8x32_epi32(                                      \
                  (b), simde_mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0)))
+#elif defined(BF_EMU_MUTANT) && BF_EMU_MUTANT == 3
+#undef _mm512_rol_epi64
+#define _mm512_rol_epi64(a, r) simde_mm512_rol_epi64((a), (r) - 1)
+#elif defined(BF_EMU_MUTANT) && BF_EMU_MUTANT == 4
+#undef _mm256_mul_epu32
+#define _mm256_mul_epu32(a, b) simde_mm256_mul_epi32((a), (b))
 #elif defined(BF_EMU_MUTANT) && BF_EMU_MUTANT != 0
 #error "unknown BF_EMU_MUTANT"
 #endif
