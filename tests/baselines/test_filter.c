@@ -555,6 +555,8 @@ Test(format, crafted_inconsistent_fields_rejected) {
             cr_assert_eq(load_with(buf, len, cuckoo_victim_fp, true), BF_ECORRUPT);
             cr_assert_eq(load_with(buf, len, cuckoo_reserved, true), BF_ECORRUPT);
             break;
+        default: /* only the families above are in this loop */
+            break;
         }
         free(buf);
         bf_filter_free(f);
