@@ -476,6 +476,16 @@ BF_API int bf_filter_load_file(bf_filter **out, const char *path);
  *  which is safe: the mapping keeps the old contents). */
 #define BF_MAP_PREFAULT 2u /* read the whole file in now (MAP_POPULATE) */
 BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags);
+/** The format version of a saved filter, from its 64-byte header alone:
+ *  magic, header checksum and fields are checked; the payload is neither
+ *  read nor its length checked (bf_filter_map_file does both). BF_EVERSION
+ *  for a native file of a version this library cannot read. */
+BF_API int bf_filter_file_version(const char *path, unsigned *version);
+/** Save an SBBF's Parquet bytes (bf_sbbf_to_parquet: Thrift-compact
+ *  BloomFilterHeader + bitset) to a file, atomically as bf_filter_save_file
+ *  does. A keyed filter's bits are written as they are: Parquet readers hash
+ *  with seed 0, so check bf_sbbf_seed() first. */
+BF_API int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path);
 
 /* ------------------------------------------------------------------------ */
 /* Parquet files: footer, column chunks, Bloom filters, row-group pruning    */

@@ -14,6 +14,10 @@
  *    starts 64 bytes into a page-aligned mapping, so the view sees the same
  *    alignment an owned filter has.
  *
+ *  - bf_sbbf_save_parquet_file saves an SBBF's Parquet bytes the same
+ *    atomic way; bf_filter_file_version reads and checks a saved filter's
+ *    header alone (what a tool shows without loading the payload).
+ *
  * I/O failures return BF_EIO with errno preserved from the failing call.
  */
 #define _GNU_SOURCE
@@ -130,43 +134,26 @@ static int create_temp(const char *path, char **tmp_out, int *fd_out) {
     return BF_EIO;
 }
 
-int bf_filter_save_file(const bf_filter *f, const char *path) {
-    if (!f || !path || !*path) return BF_EINVAL;
-    size_t need = bf_filter_save_size(f);
-    if (need == 0) return BF_ETOOBIG; /* size overflows size_t */
-
-    /* Serialise first, so a filter that cannot be saved leaves no file
-     * behind. The buffer comes from the payload allocator: big ones are
-     * mmap-ed and go straight back to the system. */
-    bf_region buf;
-    int rc = bf__alloc_bits(&buf, need);
-    if (rc) return rc;
-    size_t written = 0;
-    rc = bf_filter_save(f, buf.ptr, need, &written);
-    if (rc) {
-        bf__free_bits(&buf);
-        return rc;
-    }
-
+/* Writes len bytes of buf to path atomically: a temporary file in the
+ * target's directory, fsync, rename over the target, fsync of the directory.
+ * On failure before the rename the temporary file is removed and the target
+ * is untouched. */
+static int save_atomic(const char *path, const uint8_t *buf, size_t len) {
     /* Everything that can fail for lack of memory happens before the
      * rename: after it, the only failure left is the directory fsync. */
     char *dir = dir_of(path);
-    if (!dir) {
-        bf__free_bits(&buf);
-        return BF_ENOMEM;
-    }
+    if (!dir) return BF_ENOMEM;
     char *tmp = NULL;
     int fd = -1;
-    rc = create_temp(path, &tmp, &fd);
+    int rc = create_temp(path, &tmp, &fd);
     if (rc) {
         int saved = errno;
         bf__free(dir);
-        bf__free_bits(&buf);
         errno = saved;
         return rc;
     }
     int saved = 0;
-    if (write_all(fd, buf.ptr, written) != 0 || fsync(fd) != 0) {
+    if (write_all(fd, buf, len) != 0 || fsync(fd) != 0) {
         saved = errno;
         close(fd);
         rc = BF_EIO;
@@ -179,7 +166,6 @@ int bf_filter_save_file(const bf_filter *f, const char *path) {
     }
     if (rc) unlink(tmp);
     bf__free(tmp);
-    bf__free_bits(&buf);
     if (rc) {
         bf__free(dir);
         errno = saved;
@@ -191,6 +177,46 @@ int bf_filter_save_file(const bf_filter *f, const char *path) {
     bf__free(dir);
     errno = saved;
     return rc;
+}
+
+/* Serialises obj with ser into a buffer of need bytes from the payload
+ * allocator (big ones are mmap-ed and go straight back to the system) and
+ * saves it atomically. Serialising first means that an object that cannot
+ * be saved leaves no file behind. */
+static int save_serialised(const char *path, size_t need, const void *obj,
+                           int (*ser)(const void *obj, void *buf, size_t cap, size_t *written)) {
+    bf_region buf;
+    int rc = bf__alloc_bits(&buf, need);
+    if (rc) return rc;
+    size_t written = 0;
+    rc = ser(obj, buf.ptr, need, &written);
+    if (rc == BF_OK) rc = save_atomic(path, buf.ptr, written);
+    int saved = errno;
+    bf__free_bits(&buf);
+    errno = saved;
+    return rc;
+}
+
+static int ser_native(const void *f, void *buf, size_t cap, size_t *written) {
+    return bf_filter_save(f, buf, cap, written);
+}
+
+static int ser_parquet(const void *f, void *buf, size_t cap, size_t *written) {
+    return bf_sbbf_to_parquet(f, buf, cap, written);
+}
+
+int bf_filter_save_file(const bf_filter *f, const char *path) {
+    if (!f || !path || !*path) return BF_EINVAL;
+    size_t need = bf_filter_save_size(f);
+    if (need == 0) return BF_ETOOBIG; /* size overflows size_t */
+    return save_serialised(path, need, f, ser_native);
+}
+
+int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path) {
+    if (!f || !path || !*path) return BF_EINVAL;
+    size_t need = bf_sbbf_parquet_size(f);
+    if (need == 0) return BF_ETOOBIG; /* larger than Parquet's i32 numBytes */
+    return save_serialised(path, need, f, ser_parquet);
 }
 
 /* Opens a regular file for reading and returns its size. */
@@ -282,5 +308,30 @@ int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags) {
         return rc;
     }
     if (!(flags & BF_MAP_PREFAULT)) madvise(map, size, MADV_RANDOM);
+    return BF_OK;
+}
+
+int bf_filter_file_version(const char *path, unsigned *version) {
+    if (!path || !version) return BF_EINVAL;
+    int fd;
+    size_t size;
+    int rc = open_regular(path, &fd, &size);
+    if (rc) return rc;
+    uint8_t head[BF_HEADER_BYTES];
+    size_t got = 0;
+    if (read_all(fd, head, sizeof head, &got) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return BF_EIO;
+    }
+    close(fd);
+    bf_native_header h;
+    rc = bf__header_read(head, got, &h);
+    /* Only the header was read: a complete, valid header whose payload
+     * lies beyond it reads as "truncated" here and is what we want. */
+    if (rc == BF_ETRUNCATED && got == BF_HEADER_BYTES && size > BF_HEADER_BYTES) rc = BF_OK;
+    if (rc) return rc;
+    *version = h.version;
     return BF_OK;
 }

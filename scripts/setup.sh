@@ -13,7 +13,7 @@ tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross
        gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
        clang libclang-rt-14-dev libsimde-dev
        redis-server redis-tools python3-redis)
-bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git)
+bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git hyperfine)
 # The paper (scripts/paper.sh): LaTeX, and the library and tool it quotes.
 paper=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended
        lmodern latexmk python3-matplotlib)

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # The blockfilter tool end to end: build, query, info, merge, convert,
-# bad files, empty input, keys with embedded NUL and invalid UTF-8.
+# bad files, empty input, keys with embedded NUL and invalid UTF-8, and the
+# chunked key reader at every chunk boundary.
 #
-#   tests/engine/cli.sh PATH/TO/blockfilter
+#   tests/engine/cli.sh PATH/TO/blockfilter [PATH/TO/engine_cli_reference]
 #
+# engine_cli_reference (tests/engine/cli_reference.c) answers queries the
+# plain way, one getline and one bf_filter_contains per key; given, the
+# tool's output is compared with it byte for byte.
 # BF_CLI_WRAPPER (optional) runs every invocation under a wrapper, e.g.
 #   BF_CLI_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 # (an error report turns the exit status into 99, which no check expects).
 # BF_TEST_DATA: the test data directory (Parquet fixtures).
 set -u
 BF=$(realpath "$1")
+REF=${2:+$(realpath "$2")}
 DATA=${BF_TEST_DATA:-$(dirname "$0")/../data}
 WRAP=${BF_CLI_WRAPPER:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/bf_cli.XXXXXX")
@@ -255,6 +260,88 @@ expect 2 "convert truncated parquet" -- bash -c "head -c 500 '$fx' > tp.bin; $WR
 has err "tp.bin: .*truncated" "truncated parquet message"
 expect 2 "save into missing directory" -- bf build --quiet -o no/such/dir/f.bf keys.txt
 has err "no/such/dir/f.bf: cannot save: .*No such file or directory" "save error names file and errno"
+
+# ---- chunked reading: every boundary ---------------------------------
+# BF_CLI_CHUNK_BYTES (a testing knob) shrinks the read buffer, so that with
+# small files every line straddles chunks somewhere: a key split across two
+# reads, a CR and its LF in different reads, a last line without '\n' that
+# starts or ends at a boundary, keys longer than the buffer, empty lines at
+# boundaries. Every chunk size must give the same filter (byte for byte) and
+# the same answers as the default.
+long=$(head -c 5000 /dev/zero | tr '\0' 'L')
+k32=$(printf '%032d' 7); k33=$(printf '%033d' 7); k64=$(printf '%064d' 7); k65=$(printf '%065d' 7)
+{ printf 'a\r\nbc\r\n\r\n\n\nx\000y\r\n%s\n%s\r\n' "$long" "$k32"; printf '%s\n%s\n%s\r\n' "$k33" "$k64" "$k65"
+  printf 'z\r\n\377\n\n%s\r' "$long"; } >tricky.txt
+printf 'abc\ndef' >tail.txt       # a last line without '\n'
+printf 'abc\r\ndef\r\n' >tailcr.txt
+# Under a wrapper (valgrind: seconds a run) a sample of the sizes.
+sizes="1 2 3 4 5 6 7 8 9 13 16 31 32 33 63 64 65 100"
+[ -n "$WRAP" ] && sizes="1 7 64"
+for crlf in "" --crlf; do
+  for f in tricky.txt tail.txt tailcr.txt binary.txt; do
+    bf build --quiet $crlf --fpp 0.000001 -o ref.bf "$f" >/dev/null 2>&1 || bad "build $crlf $f"
+    bf query $crlf ref.bf "$f" >ref.out 2>/dev/null
+    [ $? -eq 0 ] && ok || bad "query $crlf $f: not every key found"
+    if [ -n "$REF" ]; then
+      "$REF" $crlf ref.bf "$f" >plain.out
+      cmp -s ref.out plain.out && ok || bad "query $crlf $f differs from one getline per key"
+    fi
+    for c in $sizes; do
+      BF_CLI_CHUNK_BYTES=$c bf build --quiet $crlf --fpp 0.000001 -o c.bf "$f" >/dev/null 2>&1
+      cmp -s c.bf ref.bf || bad "build $crlf $f with $c-byte chunks: another filter"
+      BF_CLI_CHUNK_BYTES=$c bf query $crlf ref.bf "$f" >c.out 2>/dev/null
+      cmp -s c.out ref.out || bad "query $crlf $f with $c-byte chunks: other output"
+      # Standard input through a pipe: reads return what the pipe holds.
+      cat "$f" | BF_CLI_CHUNK_BYTES=$c bf query $crlf ref.bf >c.out 2>/dev/null
+      cmp -s c.out ref.out || bad "query $crlf $f from a pipe with $c-byte chunks: other output"
+    done
+    ok
+  done
+done
+# The last line without '\n' keeps its CR even with --crlf (only "\r\n"
+# loses the CR): tricky.txt ends in "LLL...\r".
+bf build --quiet --crlf --fpp 0.000001 -o ref.bf tricky.txt
+bf query --crlf ref.bf tricky.txt >ref.out
+printf '\r\tmaybe\n' >want.out
+tail -c 8 ref.out | cmp -s - want.out && ok || bad "last line's CR kept: $(tail -c 8 ref.out | od -c)"
+# A nonsense knob falls back to the default chunk.
+BF_CLI_CHUNK_BYTES=nonsense bf query --crlf ref.bf tricky.txt >c.out 2>/dev/null
+cmp -s c.out ref.out && ok || bad "BF_CLI_CHUNK_BYTES=nonsense"
+
+# ---- many keys: batches agree with one lookup at a time ---------------
+# 300000 keys in a filter, queried with as many absent ones interleaved:
+# every present key 'maybe', and every answer (the absent keys' false
+# positives included) the same as one bf_filter_contains per key gives.
+seq 1 300000 | sed 's/^/present-/' >big.txt
+seq 1 300000 | sed 's/^/absent-/' | paste -d '\n' big.txt - >mixed.txt
+expect 0 "build 300000 keys" -- bf build --quiet -o big.bf big.txt
+expect 0 "every key of 300000 maybe" -- bf query --count big.bf big.txt
+has out "^maybe 300000$" "300000 keys all maybe"
+expect 1 "query 600000 mixed" -- bf query big.bf mixed.txt
+sed 's/$/\tmaybe/' big.txt >want.out
+grep $'^present-.*\t' out | cmp -s - want.out && ok || bad "present keys not all 'maybe', in order"
+[ "$(wc -l <out)" -eq 600000 ] && ok || bad "600000 answers"
+if [ -n "$REF" ]; then
+  "$REF" big.bf mixed.txt >plain.out
+  cmp -s out plain.out && ok || bad "600000 answers differ from one lookup at a time"
+  BF_CLI_CHUNK_BYTES=4099 bf query big.bf mixed.txt >c.out
+  cmp -s c.out plain.out && ok || bad "600000 answers with 4099-byte chunks"
+fi
+# The same filter from a file, a pipe (hashes buffered), and standard input
+# redirected from the file (counted first, like a file).
+cat big.txt | bf build --quiet -o big-pipe.bf
+cmp -s big.bf big-pipe.bf && ok || bad "pipe build differs from file build"
+bf build --quiet -o big-stdin.bf <big.txt
+cmp -s big.bf big-stdin.bf && ok || bad "redirected stdin build differs from file build"
+# Standard input already partly read: the keys from where it stands.
+(read -r _; $WRAP "$BF" build --quiet -o rest.bf) <keys.txt
+expect 0 "info of the rest" -- bf info rest.bf
+has out "^keys inserted: +1999$" "counted from stdin's position"
+# A cuckoo filter that fills up mid-batch names the exact line: the first
+# key not stored, after all those before it.
+expect 2 "cuckoo full mid-batch" -- bf build --quiet --family cuckoo --n 20000 -o full.bf big.txt
+line=$(sed -n 's/.*big.txt: line \([0-9]*\): .* (the filter holds \([0-9]*\) keys.*/\1 \2/p' err)
+[ -n "$line" ] && [ "${line% *}" -eq $((${line#* } + 1)) ] && ok || bad "cuckoo full line/held: $(cat err)"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

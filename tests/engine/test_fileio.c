@@ -282,6 +282,94 @@ Test(fileio, allocation_failures_do_not_leak) {
     bf_filter_free(f);
 }
 
+Test(fileio, file_version_reads_the_header_alone) {
+    bf_filter *f = filled(BF_FAMILY_CUCKOO);
+    char path[512], bad[512], dirpath[512];
+    path_of(path, sizeof path, "v.bf");
+    path_of(bad, sizeof bad, "v-bad.bf");
+    cr_assert_eq(bf_filter_save_file(f, path), BF_OK);
+    unsigned v = 0;
+    cr_assert_eq(bf_filter_file_version(path, &v), BF_OK);
+    cr_assert_eq(v, BF_FORMAT_VERSION);
+
+    size_t len = bf_filter_save_size(f), w;
+    uint8_t *buf = malloc(len);
+    cr_assert_eq(bf_filter_save(f, buf, len, &w), BF_OK);
+    /* The header alone is enough; shorter is truncated; not the magic is
+     * another format; a damaged header is corrupt. */
+    write_file(bad, buf, BF_HEADER_BYTES + 1);
+    cr_assert_eq(bf_filter_file_version(bad, &v), BF_OK);
+    write_file(bad, buf, BF_HEADER_BYTES);
+    cr_assert_eq(bf_filter_file_version(bad, &v), BF_ETRUNCATED);
+    write_file(bad, buf, BF_HEADER_BYTES - 1);
+    cr_assert_eq(bf_filter_file_version(bad, &v), BF_ETRUNCATED);
+    write_file(bad, buf, 0);
+    cr_assert_eq(bf_filter_file_version(bad, &v), BF_ETRUNCATED);
+    write_file(bad, "PAR1", 4);
+    cr_assert_eq(bf_filter_file_version(bad, &v), BF_EFORMAT);
+    buf[20] ^= 1;
+    write_file(bad, buf, len);
+    cr_assert_eq(bf_filter_file_version(bad, &v), BF_ECORRUPT);
+    /* Missing, a directory, bad arguments. */
+    path_of(dirpath, sizeof dirpath, "nothere.bf");
+    errno = 0;
+    cr_assert_eq(bf_filter_file_version(dirpath, &v), BF_EIO);
+    cr_assert_eq(errno, ENOENT);
+    cr_assert_eq(bf_filter_file_version(dir, &v), BF_EIO);
+    cr_assert_eq(errno, EISDIR);
+    cr_assert_eq(bf_filter_file_version(NULL, &v), BF_EINVAL);
+    cr_assert_eq(bf_filter_file_version(path, NULL), BF_EINVAL);
+    free(buf);
+    bf_filter_free(f);
+}
+
+Test(fileio, parquet_file_saved_atomically) {
+    bf_sbbf *s = NULL;
+    cr_assert_eq(bf_sbbf_new(&s, NKEYS, 0.01), BF_OK);
+    for (uint64_t i = 0; i < NKEYS; i++) bf_sbbf_insert_hash(s, key(i));
+    char path[512];
+    path_of(path, sizeof path, "f.parquet-bloom");
+    write_file(path, "old", 3);
+    cr_assert_eq(bf_sbbf_save_parquet_file(s, path), BF_OK);
+    /* The file holds exactly bf_sbbf_to_parquet's bytes, and nothing else is
+     * left in the directory. */
+    size_t cap = bf_sbbf_parquet_size(s), w = 0;
+    uint8_t *want = malloc(cap), *got = malloc(cap + 1);
+    cr_assert_eq(bf_sbbf_to_parquet(s, want, cap, &w), BF_OK);
+    FILE *fp = fopen(path, "rb");
+    cr_assert_not_null(fp);
+    cr_assert_eq(fread(got, 1, cap + 1, fp), w);
+    fclose(fp);
+    cr_assert_eq(memcmp(got, want, w), 0);
+    cr_assert_eq(count_entries(), 1);
+    bf_sbbf *back = NULL;
+    cr_assert_eq(bf_sbbf_from_parquet(&back, got, w), BF_OK);
+    for (uint64_t i = 0; i < NKEYS; i++) cr_assert(bf_sbbf_contains_hash(back, key(i)));
+    bf_sbbf_free(back);
+
+    /* Failures: the target untouched, no temporary file left. */
+    for (long k = 0;; k++) {
+        bf__alloc_fail_after(k);
+        int rc = bf_sbbf_save_parquet_file(s, path);
+        bf__alloc_fail_after(-1);
+        if (rc == BF_OK) break;
+        cr_assert_eq(rc, BF_ENOMEM, "k=%ld rc=%d", k, rc);
+        cr_assert_eq(count_entries(), 1);
+        cr_assert_lt(k, 100);
+    }
+    char missing[512];
+    path_of(missing, sizeof missing, "no/such/dir/f.bin");
+    errno = 0;
+    cr_assert_eq(bf_sbbf_save_parquet_file(s, missing), BF_EIO);
+    cr_assert_eq(errno, ENOENT);
+    cr_assert_eq(bf_sbbf_save_parquet_file(NULL, path), BF_EINVAL);
+    cr_assert_eq(bf_sbbf_save_parquet_file(s, ""), BF_EINVAL);
+    cr_assert_eq(count_entries(), 1);
+    free(want);
+    free(got);
+    bf_sbbf_free(s);
+}
+
 /* A filter whose file is larger than 4 GiB: offsets and sizes are 64-bit
  * all the way. Needs ~10 GiB of memory and disk: run with
  * BF_LARGE_TESTS=1 (meson -Dlarge_tests=true). */

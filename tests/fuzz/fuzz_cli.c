@@ -1,33 +1,40 @@
 /*
- * Fuzz target: the command-line tool's input handling. tools/blockfilter.c
- * exposes no parsing function, so the whole tool is compiled in here with
- * its main() renamed and driven end to end on files in a private temporary
- * directory:
+ * Fuzz target: the command-line tool's input handling, through its entry
+ * point bf_cli_main (libblockfilter_cli), driven end to end on files in a
+ * private temporary directory:
  *   mode 0: build a filter from the input as a key file (family, --crlf,
  *           --keyed picked by byte 1), then query it with the same key file:
- *           every key must be found (exit 0): no key is lost between the
- *           two parses of the key lines;
+ *           every key must be found (exit 0), and the query's output must be
+ *           exactly the key lines as a plain line splitter sees them, each
+ *           followed by "\tmaybe": no key is lost, split, merged or reordered
+ *           by the chunked reader. Bits 4-7 of byte 1, when not 0, set the
+ *           read buffer (BF_CLI_CHUNK_BYTES) to 1..15 bytes for build and
+ *           16 - that for the query, so that lines straddle chunks;
  *   mode 1: info [--json] on the input as a filter file;
- *   mode 2: query the input as a filter file;
+ *   mode 2: query the input as a filter file (bits 4-7 of byte 1: read
+ *           buffer bytes, as in mode 0);
  *   mode 3: convert the input (--to parquet|native); a success must load;
  *   mode 4: merge the input with itself;
  *   mode 5: calc with NUL-separated arguments from the input.
  * Input: byte 0 = mode, byte 1 = options, then the file or argument bytes.
- * stdout and stderr of the tool are discarded.
+ * stdout and stderr of the tool are discarded (mode 0 keeps the query's
+ * stdout to check it).
  */
-#define main blockfilter_cli_main
-#include "blockfilter.c"
-#undef main
-
+#define _POSIX_C_SOURCE 200809L
+#include "blockfilter_cli.h"
 #include "fuzz_common.h"
 
+#include <errno.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
-static char dir[64], keys_path[96], in_path[96], filt_path[96], out_path[96], fixed_keys[96];
+static char dir[64], keys_path[96], in_path[96], filt_path[96], out_path[96], fixed_keys[96],
+    answers[96];
 static FILE *devnull;
 
 static void cleanup(void) {
-    const char *files[] = {keys_path, in_path, filt_path, out_path, fixed_keys};
+    const char *files[] = {keys_path, in_path, filt_path, out_path, fixed_keys, answers};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(files[i]);
     rmdir(dir);
 }
@@ -41,6 +48,7 @@ static void setup(void) {
     snprintf(filt_path, sizeof filt_path, "%s/filt", dir);
     snprintf(out_path, sizeof out_path, "%s/out", dir);
     snprintf(fixed_keys, sizeof fixed_keys, "%s/fixed-keys", dir);
+    snprintf(answers, sizeof answers, "%s/answers", dir);
     FILE *fp = fopen(fixed_keys, "wb");
     if (!fp) abort();
     fputs("hello\nworld\n\nparquet\r\nbloom", fp);
@@ -57,16 +65,69 @@ static void write_file(const char *path, const uint8_t *d, size_t n) {
     if (fclose(fp) != 0) abort();
 }
 
-static int cli(int argc, char **argv) {
+/* The whole of a file, or NULL. */
+static uint8_t *read_whole_file(const char *path, size_t *len) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (cap - n < 4096) {
+            cap = cap ? 2 * cap : 8192;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) abort();
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+    } while (got);
+    fclose(fp);
+    *len = n;
+    return buf;
+}
+
+/* Runs the tool with stdout to out (NULL: discarded) and stderr discarded. */
+static int cli_to(FILE *out, int argc, char **argv) {
     FILE *o = stdout, *e = stderr;
-    stdout = devnull;
+    stdout = out ? out : devnull;
     stderr = devnull;
-    int rc = blockfilter_cli_main(argc, argv);
+    int rc = bf_cli_main(argc, argv);
+    fflush(stdout);
     fflush(devnull);
     clearerr(devnull);
     stdout = o;
     stderr = e;
     return rc;
+}
+
+static int cli(int argc, char **argv) { return cli_to(NULL, argc, argv); }
+
+static void set_chunk(unsigned bytes) {
+    char v[16];
+    snprintf(v, sizeof v, "%u", bytes);
+    if (bytes) setenv("BF_CLI_CHUNK_BYTES", v, 1);
+    else unsetenv("BF_CLI_CHUNK_BYTES");
+}
+
+/* What `query` prints for keys that are all present: every line (without
+ * "\n", and with crlf without one "\r" before it; a last line without "\n"
+ * whole), each followed by "\tmaybe\n". Split here the plain way. */
+static uint8_t *expected_answers(const uint8_t *d, size_t n, int crlf, size_t *len) {
+    uint8_t *out = malloc(n + 7 * (n + 1) + 1);
+    FUZZ_CHECK(out != NULL);
+    size_t o = 0, start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && d[i] != '\n') continue;
+        if (i == n && start == n) break; /* a final "\n" adds no key */
+        size_t klen = i - start;
+        if (i < n && crlf && klen && d[i - 1] == '\r') klen--;
+        memcpy(out + o, d + start, klen);
+        memcpy(out + o + klen, "\tmaybe\n", 7);
+        o += klen + 7;
+        start = i + 1;
+    }
+    *len = o;
+    return out;
 }
 
 #define ARGV(...) ((char *[]){__VA_ARGS__, NULL})
@@ -89,16 +150,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *crlf = (opt & 4u) ? "--crlf" : "--quiet";
         char *keyed = (opt & 8u) ? "--keyed" : "--quiet";
         write_file(keys_path, data, size);
+        unsigned chunk = opt >> 4;
+        set_chunk(chunk);
         rc = CLI("blockfilter", "build", "--family", fam, crlf, keyed, "--fpp", "0.01", "-o",
                  filt_path, keys_path);
         if (rc != 0) {
+            set_chunk(0);
             /* Only a cuckoo filter may refuse keys (BF_EFULL). */
-            FUZZ_CHECK(rc == EXIT_ERROR && (opt & 3u) == 3u);
+            FUZZ_CHECK(rc == BF_CLI_EXIT_ERROR && (opt & 3u) == 3u);
             break;
         }
-        rc = CLI("blockfilter", "query", "--count", crlf[2] == 'c' ? "--crlf" : "--count",
-                 filt_path, keys_path);
+        set_chunk(chunk ? 16 - chunk : 0);
+        FILE *ans = fopen(answers, "wb");
+        FUZZ_CHECK(ans != NULL);
+        int with_crlf = (opt & 4u) != 0;
+        char *qargv[6];
+        int qargc = 0;
+        qargv[qargc++] = "blockfilter";
+        qargv[qargc++] = "query";
+        if (with_crlf) qargv[qargc++] = "--crlf";
+        qargv[qargc++] = filt_path;
+        qargv[qargc++] = keys_path;
+        qargv[qargc] = NULL;
+        rc = cli_to(ans, qargc, qargv);
+        FUZZ_CHECK(fclose(ans) == 0);
+        set_chunk(0);
         FUZZ_CHECK(rc == 0); /* every key built in is found */
+        size_t got_len = 0, want_len = 0;
+        uint8_t *got = read_whole_file(answers, &got_len);
+        uint8_t *want = expected_answers(data, size, with_crlf, &want_len);
+        FUZZ_CHECK(got != NULL);
+        FUZZ_CHECK(got_len == want_len && (want_len == 0 || !memcmp(got, want, want_len)));
+        free(got);
+        free(want);
         rc = CLI("blockfilter", "info", "--json", filt_path);
         FUZZ_CHECK(rc == 0);
         break;
@@ -107,19 +191,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         write_file(in_path, data, size);
         rc = (opt & 1u) ? CLI("blockfilter", "info", "--json", in_path)
                         : CLI("blockfilter", "info", in_path);
-        FUZZ_CHECK(rc == 0 || rc == EXIT_ERROR);
+        FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ERROR);
         break;
     case 2:
         write_file(in_path, data, size);
+        set_chunk(opt >> 4);
         rc = CLI("blockfilter", "query", in_path, fixed_keys);
-        FUZZ_CHECK(rc == 0 || rc == EXIT_ABSENT || rc == EXIT_ERROR);
+        set_chunk(0);
+        FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ABSENT || rc == BF_CLI_EXIT_ERROR);
         break;
     case 3: {
         write_file(in_path, data, size);
         int to_parquet = opt & 1u;
         rc = CLI("blockfilter", "convert", "--to", to_parquet ? "parquet" : "native", in_path,
                  "-o", out_path);
-        FUZZ_CHECK(rc == 0 || rc == EXIT_ERROR);
+        FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ERROR);
         if (rc == 0) {
             size_t len = 0;
             uint8_t *img = read_whole_file(out_path, &len);
@@ -140,7 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 4:
         write_file(in_path, data, size);
         rc = CLI("blockfilter", "merge", "-o", out_path, in_path, in_path);
-        FUZZ_CHECK(rc == 0 || rc == EXIT_ERROR);
+        FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ERROR);
         if (rc == 0) {
             bf_filter *f = NULL;
             FUZZ_CHECK(bf_filter_load_file(&f, out_path) == BF_OK);
@@ -161,7 +247,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         argv[argc] = NULL;
         rc = cli(argc, argv);
-        FUZZ_CHECK(rc == 0 || rc == EXIT_ERROR);
+        FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ERROR);
         free(buf);
         break;
     }

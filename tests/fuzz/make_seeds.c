@@ -244,6 +244,10 @@ int main(int argc, char **argv) {
         put("cli", "build-bloom-crlf", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
         hdr[1] = 2; /* counting, empty key file */
         put("cli", "build-counting-empty", hdr, 2, NULL, 0);
+        hdr[1] = 0x30 | 4; /* sbbf, --crlf, 3-byte read chunks for build (13 for query) */
+        put("cli", "build-sbbf-crlf-chunks", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
+        hdr[1] = 0x70 | 1; /* bloom, 7-byte read chunks for build (9 for query) */
+        put("cli", "build-bloom-chunks", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
         bf_filter *f = NULL;
         if (bf_filter_new(&f, BF_FAMILY_SBBF, 64, 0.05) != BF_OK) die("filter_new");
         bf_filter_insert(f, "hello", 5);

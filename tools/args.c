@@ -1,0 +1,73 @@
+/* Option matching and number parsing, shared by the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_opt_value(cli_args *a, const char *name, const char **value) {
+    const char *arg = a->argv[a->i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') return 0;
+    if (a->i + 1 >= a->argc) {
+        *value = NULL;
+        return -1;
+    }
+    *value = a->argv[++a->i];
+    return 1;
+}
+
+int cli_is_option(const char *arg) { return arg[0] == '-' && arg[1] != '\0'; }
+
+int cli_parse_count(const char *s, uint64_t *out) {
+    if (!s || !*s || *s == '-') return -1;
+    char *end;
+    errno = 0;
+    uint64_t v = strtoull(s, &end, 10);
+    if (errno) return -1;
+    if (*end == 'e' || *end == 'E' || *end == '.') { /* 1e6, 2.5e9 */
+        double d = strtod(s, &end);
+        if (*end || !(d >= 0) || d >= 18446744073709551616.0 || d != floor(d)) return -1;
+        *out = (uint64_t)d;
+        return 0;
+    }
+    uint64_t mul = 1;
+    static const char units[] = "kMGT";
+    if (*end) {
+        const char *u = strchr(units, *end == 'K' ? 'k' : *end);
+        if (!u) return -1;
+        int power = (int)(u - units) + 1;
+        int binary = end[1] == 'i';
+        if (end[1 + binary] != '\0') return -1;
+        for (int p = 0; p < power; p++) mul *= binary ? 1024 : 1000;
+    }
+    if (v > UINT64_MAX / mul) return -1;
+    *out = v * mul;
+    return 0;
+}
+
+int cli_parse_fpp(const char *s, double *out) {
+    if (!s) return -1;
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (errno || *end || !(d > 0.0 && d < 1.0)) return -1;
+    *out = d;
+    return 0;
+}
+
+int cli_parse_seed(const char *s, uint64_t *out) {
+    if (!s || !*s || *s == '-') return -1;
+    char *end;
+    errno = 0;
+    uint64_t v = strtoull(s, &end, 0);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,242 @@
+/* blockfilter build: a filter of the keys of a file or of standard input. */
+#include "cli.h"
+#include "keys.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char help[] =
+    "usage: blockfilter build [--family F] [--fpp P] [--n N] [--seed S | --keyed]\n"
+    "                         [--crlf] [--progress | --quiet] -o FILE [INPUT]\n"
+    "\n"
+    "Builds a filter from the keys in INPUT (a file, or standard input if\n"
+    "absent or '-'), one key per line, and saves it atomically to FILE in the\n"
+    "native format. Keys are bytes: only the '\\n' ending is removed; NUL\n"
+    "bytes and invalid UTF-8 are part of the key.\n"
+    "\n"
+    "  --family F  sbbf (default), bloom, counting or cuckoo\n"
+    "  --fpp P     target false-positive rate (default 0.01)\n"
+    "  --n N       size for N keys; default: count the keys first (a file is\n"
+    "              read twice; a pipe is buffered as 8-byte hashes)\n"
+    "  --seed S    keyed hashing with seed S (decimal or 0x hex); the default\n"
+    "              seed 0 is Parquet's XXH64 hash\n"
+    "  --keyed     keyed hashing with a random seed from the OS\n"
+    "  --crlf      also remove one '\\r' before each '\\n'\n"
+    "  --progress  report progress on stderr (default: on a terminal, for\n"
+    "              inputs of a million keys or more); --quiet: never\n"
+    "  -o FILE     output file\n";
+
+typedef struct options {
+    bf_family family;
+    double fpp;
+    uint64_t n, seed;
+    int have_n, crlf, progress;
+    const char *out, *input;
+} options;
+
+static int parse(int argc, char **argv, options *o) {
+    cli_args a = {argc, argv, 1};
+    int have_seed = 0, keyed = 0, prog_mode = -1;
+    for (; a.i < argc; a.i++) {
+        const char *v;
+        int r;
+        if ((r = cli_opt_value(&a, "--family", &v))) {
+            if (r < 0 || bf_family_from_name(v, &o->family) != BF_OK)
+                return cli_usage_error("build",
+                                       "--family needs one of sbbf, bloom, counting, cuckoo");
+        } else if ((r = cli_opt_value(&a, "--fpp", &v))) {
+            if (r < 0 || cli_parse_fpp(v, &o->fpp))
+                return cli_usage_error("build", "--fpp needs a number in (0, 1)");
+        } else if ((r = cli_opt_value(&a, "--n", &v))) {
+            if (r < 0 || cli_parse_count(v, &o->n))
+                return cli_usage_error("build", "--n needs an integer");
+            o->have_n = 1;
+        } else if ((r = cli_opt_value(&a, "--seed", &v))) {
+            if (r < 0 || cli_parse_seed(v, &o->seed))
+                return cli_usage_error("build", "--seed needs an integer");
+            have_seed = 1;
+        } else if ((r = cli_opt_value(&a, "-o", &v)) || (r = cli_opt_value(&a, "--output", &v))) {
+            if (r < 0) return cli_usage_error("build", "-o needs a file name");
+            o->out = v;
+        } else if (!strcmp(argv[a.i], "--keyed")) {
+            keyed = 1;
+        } else if (!strcmp(argv[a.i], "--crlf")) {
+            o->crlf = 1;
+        } else if (!strcmp(argv[a.i], "--progress")) {
+            prog_mode = 1;
+        } else if (!strcmp(argv[a.i], "--quiet")) {
+            prog_mode = 0;
+        } else if (cli_is_option(argv[a.i])) {
+            return cli_usage_error("build", "unknown option '%s'", argv[a.i]);
+        } else if (!o->input) {
+            o->input = argv[a.i];
+        } else {
+            return cli_usage_error("build", "more than one input");
+        }
+    }
+    if (!o->out) return cli_usage_error("build", "-o FILE is required");
+    if (have_seed && keyed) return cli_usage_error("build", "--seed and --keyed exclude each other");
+    if (keyed) {
+        errno = 0;
+        int rc = bf_random_seed(&o->seed);
+        if (rc) return cli_lib_error("(os)", "random seed", rc, errno);
+        if (o->seed == 0) o->seed = 1;
+    }
+    o->progress = prog_mode == 1 || (prog_mode < 0 && isatty(fileno(stderr)));
+    return 0;
+}
+
+/* Input that cannot be read twice (a pipe, a terminal): hash every key into
+ * memory (8 bytes a key), so that the filter is sized for exactly as many. */
+static int buffer_hashes(cli_keys *k, uint64_t seed, cli_progress *pg, uint64_t **out,
+                         size_t *count) {
+    uint64_t *all = NULL;
+    size_t n = 0, cap = 0;
+    cli_batch b;
+    int r;
+    while ((r = cli_keys_next(k, &b)) > 0) {
+        if (cap - n < b.n) {
+            size_t nc = cap ? cap * 2 : 65536;
+            uint64_t *na = nc <= SIZE_MAX / sizeof *all ? realloc(all, nc * sizeof *all) : NULL;
+            if (!na) {
+                free(all);
+                cli_msg("%s: out of memory buffering %zu keys (give --n)", cli_keys_name(k), n);
+                return BF_CLI_EXIT_ERROR;
+            }
+            all = na;
+            cap = nc;
+        }
+        cli_batch_hash(&b, seed, all + n);
+        n += b.n;
+        cli_progress_update(pg, n, "reading");
+    }
+    if (r < 0) {
+        free(all);
+        return cli_sys_error(cli_keys_name(k), "read error");
+    }
+    *out = all;
+    *count = n;
+    return 0;
+}
+
+static void report_full(const char *name, uint64_t line, int rc, uint64_t held) {
+    cli_msg("%s: line %" PRIu64 ": %s (the filter holds %" PRIu64
+            " keys; give a larger --n or --fpp)",
+            name, line, bf_strerror(rc), held);
+}
+
+/* Inserts buffered hashes, a slice at a time for progress. */
+static int insert_buffered(bf_filter *f, const uint64_t *all, size_t n, const char *name,
+                           cli_progress *pg, uint64_t *done) {
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < 65536 ? n - i : 65536, ok = 0;
+        int rc = bf_filter_insert_hashes(f, all + i, m, &ok);
+        i += ok;
+        *done = i;
+        if (rc) {
+            report_full(name, i + 1, rc, i);
+            return rc;
+        }
+        cli_progress_update(pg, i, "inserting");
+    }
+    return BF_OK;
+}
+
+/* Reads, hashes and inserts the keys a batch at a time. */
+static int insert_batches(bf_filter *f, cli_keys *k, cli_progress *pg, uint64_t *done) {
+    uint64_t *h = malloc(CLI_BATCH_KEYS * sizeof *h);
+    if (!h) {
+        errno = ENOMEM;
+        cli_sys_error(cli_keys_name(k), "cannot allocate");
+        return BF_ENOMEM;
+    }
+    uint64_t seed = bf_filter_seed(f);
+    cli_batch b;
+    int r, rc = BF_OK;
+    while ((r = cli_keys_next(k, &b)) > 0) {
+        cli_batch_hash(&b, seed, h);
+        size_t ok = 0;
+        rc = bf_filter_insert_hashes(f, h, b.n, &ok);
+        *done += ok;
+        if (rc) {
+            report_full(cli_keys_name(k), b.first_line + ok, rc, *done);
+            break;
+        }
+        cli_progress_update(pg, *done, "inserting");
+    }
+    if (r < 0 && !rc) {
+        rc = BF_EIO;
+        cli_sys_error(cli_keys_name(k), "read error");
+    }
+    free(h);
+    return rc;
+}
+
+static int run(int argc, char **argv) {
+    options o = {BF_FAMILY_SBBF, 0.01, 0, 0, 0, 0, 0, NULL, NULL};
+    int st = parse(argc, argv, &o);
+    if (st) return st;
+
+    cli_keys *k;
+    if (cli_keys_open(&k, o.input, o.crlf) != 0)
+        return cli_sys_error(o.input ? o.input : "(stdin)", "cannot open");
+    const char *name = cli_keys_name(k);
+    cli_progress pg;
+    uint64_t *all = NULL; /* hashes of input that cannot be read twice */
+    size_t nall = 0;
+    int buffered = !o.have_n && !cli_keys_is_file(k);
+    if (!o.have_n && cli_keys_is_file(k)) {
+        if (cli_keys_count(k, &o.n) != 0) {
+            st = cli_sys_error(name, "cannot read");
+            cli_keys_close(k);
+            return st;
+        }
+    } else if (buffered) {
+        cli_progress_init(&pg, o.progress, 0);
+        if ((st = buffer_hashes(k, o.seed, &pg, &all, &nall)) != 0) {
+            cli_keys_close(k);
+            return st;
+        }
+        o.n = nall;
+    }
+
+    bf_filter *f = NULL;
+    /* An empty input still gives a valid (empty) filter, sized for 1 key. */
+    int rc = bf_filter_new(&f, o.family, o.n ? o.n : 1, o.fpp);
+    if (rc == BF_OK && o.seed && (rc = bf_filter_set_seed(f, o.seed)) != BF_OK) {
+        bf_filter_free(f);
+        free(all);
+        cli_keys_close(k);
+        return cli_lib_error(o.out, "cannot set seed", rc, 0);
+    }
+    if (rc) {
+        free(all);
+        cli_keys_close(k);
+        char what[96];
+        snprintf(what, sizeof what, "cannot create a %s filter for %" PRIu64 " keys",
+                 bf_family_name(o.family), o.n);
+        return cli_lib_error(o.out, what, rc, 0);
+    }
+    cli_progress_init(&pg, o.progress, o.n);
+    uint64_t done = 0;
+    rc = buffered ? insert_buffered(f, all, nall, name, &pg, &done)
+             : insert_batches(f, k, &pg, &done);
+    cli_progress_end(&pg, done, "inserting");
+    free(all);
+    cli_keys_close(k);
+    if (rc) {
+        bf_filter_free(f);
+        return BF_CLI_EXIT_ERROR;
+    }
+    errno = 0;
+    rc = bf_filter_save_file(f, o.out);
+    int err = errno;
+    bf_filter_free(f);
+    if (rc) return cli_lib_error(o.out, "cannot save", rc, err);
+    return 0;
+}
+
+const cli_command cli_cmd_build = {"build", "build a filter from keys, one per line", help, run};

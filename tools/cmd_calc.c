@@ -1,0 +1,99 @@
+/* blockfilter calc: sizes and false-positive rates of every family. */
+#include "cli.h"
+
+#include <inttypes.h>
+
+static const bf_family families[] = {BF_FAMILY_SBBF, BF_FAMILY_BLOOM, BF_FAMILY_COUNTING,
+                                     BF_FAMILY_CUCKOO};
+#define NFAMILIES (sizeof families / sizeof *families)
+
+static const char help[] =
+    "usage: blockfilter calc --n N --fpp P\n"
+    "       blockfilter calc --n N --bytes B\n"
+    "\n"
+    "For every family, the filter bf_filter_new would build for N keys at a\n"
+    "false-positive rate P: payload bytes, bits per key, hashes (k) or cuckoo\n"
+    "fingerprint bits, and the model FPR at N keys. With --bytes, the reverse:\n"
+    "the model FPR of a B-byte filter holding N keys.\n"
+    "\n"
+    "Numbers take suffixes k M G T (x1000) or Ki Mi Gi Ti (x1024), or 1e6.\n"
+    "  --n N       number of distinct keys\n"
+    "  --fpp P     target false-positive rate, 0 < P < 1\n"
+    "  --bytes B   filter size in bytes (reverse mode)\n";
+
+/* What bf_filter_new would allocate for n keys at fpp, per family. */
+static int by_fpp(uint64_t n, double fpp) {
+    printf("%" PRIu64 " keys at fpp %g\n", n, fpp);
+    printf("%-9s %15s %9s %4s %8s %12s\n", "family", "bytes", "bits/key", "k", "fp_bits",
+           "model_fpp");
+    int status = 0;
+    for (size_t i = 0; i < NFAMILIES; i++) {
+        bf_sizing s;
+        int rc = bf_size_for(families[i], n, fpp, &s);
+        if (rc) {
+            printf("%-9s %s\n", bf_family_name(families[i]), bf_strerror(rc));
+            status = BF_CLI_EXIT_ERROR;
+            continue;
+        }
+        char kbuf[16] = "-", fbuf[16] = "-";
+        if (s.k) snprintf(kbuf, sizeof kbuf, "%u", s.k);
+        if (s.fp_bits) snprintf(fbuf, sizeof fbuf, "%u", s.fp_bits);
+        printf("%-9s %15" PRIu64 " %9.3f %4s %8s %12.4g\n", bf_family_name(families[i]),
+               s.num_bytes, s.bits_per_key, kbuf, fbuf, s.model_fpp);
+    }
+    return status;
+}
+
+/* The model FPR of a bytes-sized filter holding n keys, per family. */
+static int by_bytes(uint64_t n, uint64_t bytes) {
+    printf("%" PRIu64 " keys in %" PRIu64 " bytes (%.3f bits/key)\n", n, bytes,
+           8.0 * (double)bytes / (double)n);
+    printf("%-9s %12s\n", "family", "model_fpp");
+    int status = 0;
+    for (size_t i = 0; i < NFAMILIES; i++) {
+        double p;
+        int rc = bf_fpp_for(families[i], bytes, n, &p);
+        if (rc == BF_EFULL) {
+            printf("%-9s %12s  (cannot hold %" PRIu64 " keys in %" PRIu64 " bytes)\n",
+                   bf_family_name(families[i]), "-", n, bytes);
+        } else if (rc) {
+            printf("%-9s %s\n", bf_family_name(families[i]), bf_strerror(rc));
+            status = BF_CLI_EXIT_ERROR;
+        } else {
+            printf("%-9s %12.4g\n", bf_family_name(families[i]), p);
+        }
+    }
+    return status;
+}
+
+static int run(int argc, char **argv) {
+    cli_args a = {argc, argv, 1};
+    uint64_t n = 0, bytes = 0;
+    double fpp = 0;
+    int have_n = 0, have_fpp = 0, have_bytes = 0;
+    for (; a.i < argc; a.i++) {
+        const char *v;
+        int r;
+        if ((r = cli_opt_value(&a, "--n", &v))) {
+            if (r < 0 || cli_parse_count(v, &n) || n == 0)
+                return cli_usage_error("calc", "--n needs a positive integer");
+            have_n = 1;
+        } else if ((r = cli_opt_value(&a, "--fpp", &v))) {
+            if (r < 0 || cli_parse_fpp(v, &fpp))
+                return cli_usage_error("calc", "--fpp needs a number in (0, 1)");
+            have_fpp = 1;
+        } else if ((r = cli_opt_value(&a, "--bytes", &v))) {
+            if (r < 0 || cli_parse_count(v, &bytes) || bytes == 0)
+                return cli_usage_error("calc", "--bytes needs a positive integer");
+            have_bytes = 1;
+        } else {
+            return cli_usage_error("calc", "unknown argument '%s'", argv[a.i]);
+        }
+    }
+    if (!have_n || have_fpp == have_bytes)
+        return cli_usage_error("calc", "give --n and exactly one of --fpp or --bytes");
+    return have_fpp ? by_fpp(n, fpp) : by_bytes(n, bytes);
+}
+
+const cli_command cli_cmd_calc = {"calc", "sizes and false-positive rates of every family", help,
+                                  run};
