@@ -78,6 +78,24 @@ static uint8_t *save(const bf_filter *f, size_t *len) {
     return b;
 }
 
+/* CLI seeds of a filter file: info (text and JSON), query, convert to
+ * Parquet, merge with itself. */
+static void cli_file_seeds(const bf_filter *f, const char *suffix) {
+    static const struct { uint8_t mode, opt; const char *name; } runs[] = {
+        {1, 0, "info"}, {1, 1, "info-json"}, {2, 0, "query"}, {3, 1, "convert-to-parquet"},
+        {4, 0, "merge"},
+    };
+    size_t ilen;
+    uint8_t *img = save(f, &ilen);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        uint8_t hdr[2] = {runs[i].mode, runs[i].opt};
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", runs[i].name, suffix);
+        put("cli", name, hdr, 2, img, ilen);
+    }
+    free(img);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) die("usage: fuzz_make_seeds <test data dir> <corpus dir>");
     const char *data_dir = argv[1];
@@ -248,21 +266,29 @@ int main(int argc, char **argv) {
         put("cli", "build-sbbf-crlf-chunks", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
         hdr[1] = 0x70 | 1; /* bloom, 7-byte read chunks for build (9 for query) */
         put("cli", "build-bloom-chunks", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        /* Scalable chains from 4 keys up (mode 6): expansion 2, ratio 0.9,
+         * 3-byte chunks; expansion 1; non-scaling, which refuses the 5th. */
+        hdr[0] = 6, hdr[1] = 0x30 | 1 | 4;
+        put("cli", "build-scalable-grown-chunks", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[1] = 0;
+        put("cli", "build-scalable-expansion-1", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
+        hdr[1] = 8 | 2;
+        put("cli", "build-scalable-nonscaling", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[0] = 0;
         bf_filter *f = NULL;
         if (bf_filter_new(&f, BF_FAMILY_SBBF, 64, 0.05) != BF_OK) die("filter_new");
         bf_filter_insert(f, "hello", 5);
-        size_t ilen;
-        uint8_t *img = save(f, &ilen);
+        cli_file_seeds(f, "");
         bf_filter_free(f);
-        hdr[0] = 1, hdr[1] = 1;
-        put("cli", "info-json", hdr, 2, img, ilen);
-        hdr[0] = 2, hdr[1] = 0;
-        put("cli", "query", hdr, 2, img, ilen);
-        hdr[0] = 3, hdr[1] = 1;
-        put("cli", "convert-to-parquet", hdr, 2, img, ilen);
-        hdr[0] = 4, hdr[1] = 0;
-        put("cli", "merge", hdr, 2, img, ilen);
-        free(img);
+        /* A three-layer scalable chain. */
+        if (bf_filter_new(&f, BF_FAMILY_SCALABLE, 8, 0.05) != BF_OK) die("filter_new");
+        for (int k = 0; k < 40; k++) {
+            char key[16];
+            int n = snprintf(key, sizeof key, "key%d", k);
+            if (bf_filter_insert(f, key, (size_t)n) != BF_OK) die("insert");
+        }
+        cli_file_seeds(f, "-scalable");
+        bf_filter_free(f);
         x = slurp(data_dir, "parquet/bloom_filter.xxhash.bin", &len);
         hdr[0] = 3, hdr[1] = 0;
         put("cli", "convert-parquet-to-native", hdr, 2, x, len);
