@@ -778,8 +778,9 @@ BF_API const char *bf_parquet_verdict_name(int verdict);
  * consume capacity. A layer is full when its count reaches its capacity; the
  * next new key then appends a layer (BF_EFULL instead on a non-scaling
  * chain). So every layer but the newest holds exactly its capacity, and the
- * newest at least one key. Lookups probe newest first and stop at the first
- * hit.
+ * newest at least one key. A single-key lookup probes every layer (no
+ * branch on an answer); batch lookups probe the newest layer first and each
+ * older one only for the keys still undecided.
  *
  * Limits: capacity >= 1; fpp in (0, 1); expansion 1..BF_SCALABLE_MAX_EXPANSION;
  * ratio in (0, 1); at most BF_SCALABLE_MAX_LAYERS layers and
