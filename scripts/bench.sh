@@ -7,7 +7,7 @@
 #   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
 #   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
 # Options:
-#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-api,sbbf-generic (comma-separated)
+#   --families LIST   sbbf,bloom,counting,cuckoo,scalable,sbbf-api,sbbf-generic (comma-separated)
 #   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
 #   --threads LIST    thread counts of the scaling runs (default 1..cores)
 #   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
