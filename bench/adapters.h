@@ -8,7 +8,11 @@
 // (series sbbf/<kernel>, a bf_filter wrapped around an SBBF of that kernel).
 // SbbfAdapter, the SBBF through its own API (series sbbf-api/<kernel>, and
 // the kernel benchmark), is a separate measurement of what the facade costs,
-// never compared with the other families.
+// never compared with the other families. The scalable SBBF is there twice
+// (scalable/reserved: bf_filter_new, a chain of initial capacity n, one
+// layer; scalable/grown: a chain of initial capacity n/1000 wrapped by
+// bf_filter_from_scalable, which grows through about ten layers), both
+// through bf_filter like the rest.
 #ifndef BF_BENCH_ADAPTERS_H
 #define BF_BENCH_ADAPTERS_H
 
@@ -17,6 +21,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #define BFB_NOINLINE __attribute__((noinline))
 
@@ -66,6 +72,7 @@ struct SbbfAdapter {
     static uint64_t bytes(const F *f) { return bf_sbbf_num_bytes(f); }
     static double model_fpp(const F *f, uint64_t n) { return bf_sbbf_model_fpp(bf_sbbf_num_bytes(f), n); }
     static std::string kernel(const F *f) { return bf_sbbf_kernel(f); }
+    static std::vector<std::pair<std::string, double>> extra(const F *) { return {}; }
     static bool has_remove(const Spec &) { return false; }
     static bool has_concurrent(const Spec &) { return true; }
 
@@ -102,11 +109,19 @@ struct FilterAdapter {
         bf_family family;
         std::string name;    // series name
         std::string kernel;  // SBBF kernel; empty: auto
+        uint64_t grow_div = 0;  // scalable: initial capacity n / grow_div (0: n, one layer)
     };
     static std::string family(const Spec &s) { return bf_family_name(s.family); }
     static std::string series(const Spec &s) { return s.name; }
 
     static int make(F **out, const Spec &s, uint64_t n, double fpp) {
+        if (s.family == BF_FAMILY_SCALABLE && s.grow_div) {
+            bf_scalable_params p = {std::max<uint64_t>(1, n / s.grow_div), fpp, 0, 0, 0};
+            bf_scalable *c = nullptr;
+            int rc = bf_scalable_new(&c, &p);
+            if (rc == BF_OK && (rc = bf_filter_from_scalable(out, c)) != BF_OK) bf_scalable_free(c);
+            return rc;
+        }
         if (s.family != BF_FAMILY_SBBF || s.kernel.empty()) return bf_filter_new(out, s.family, n, fpp);
         bf_sbbf *sb = nullptr;
         int rc = new_sbbf_kernel(&sb, s.kernel, n, fpp);
@@ -130,6 +145,19 @@ struct FilterAdapter {
             bf_counting *c = bf_filter_counting(mf);
             return bf_bloom_model_fpp(bf_counting_num_counters(c), bf_counting_num_hashes(c), n);
         }
+        case BF_FAMILY_SCALABLE: {
+            // Like the others, the model of this very filter with the keys
+            // it holds: each layer's exact SBBF model at its own count,
+            // compounded (1 - prod(1 - p_i)). The chain's bound (every layer
+            // at capacity) is the extra counter fpr_bound.
+            (void)n;
+            const bf_scalable *c = bf_filter_scalable(mf);
+            double pass = 1.0;
+            bf_scalable_layer l;
+            for (size_t i = 0; bf_scalable_get_layer(c, i, &l) == BF_OK; i++)
+                pass *= 1.0 - bf_sbbf_model_fpp(bf_sbbf_num_bytes(l.sbbf), l.count);
+            return 1.0 - pass;
+        }
         default: {
             double p = 0;
             return bf_fpp_for(bf_filter_family(f), bf_filter_num_bytes(f), n, &p) == BF_OK ? p : -1.0;
@@ -140,6 +168,19 @@ struct FilterAdapter {
         bf_stats st;
         if (bf_filter_stats(f, &st) != BF_OK || !st.kernel) return "scalar";
         return st.kernel;
+    }
+    // Family-specific facts recorded with every result of the filter: for a
+    // scalable chain its layers, initial capacity, bound and keys written.
+    static std::vector<std::pair<std::string, double>> extra(const F *f) {
+        const bf_scalable *c = bf_filter_scalable(const_cast<F *>(f));
+        bf_scalable_info in;
+        if (!c || bf_scalable_get_info(c, &in) != BF_OK) return {};
+        bf_scalable_layer l0;
+        bf_scalable_get_layer(c, 0, &l0);
+        return {{"layers", (double)in.num_layers},
+                {"initial_capacity", (double)l0.capacity},
+                {"fpr_bound", in.bound_fpp},
+                {"keys_written", (double)in.count}};
     }
     static bool has_remove(const Spec &s) {
         return s.family == BF_FAMILY_COUNTING || s.family == BF_FAMILY_CUCKOO;

@@ -25,7 +25,7 @@ struct Options {
     std::string mode = "default";              // quick, default, full
     std::vector<uint64_t> ns;                  // keys per filter
     std::vector<double> fpps;                  // target false-positive rates
-    std::vector<std::string> families;         // sbbf, bloom, counting, cuckoo, sbbf-generic
+    std::vector<std::string> families;         // sbbf, bloom, counting, cuckoo, scalable, sbbf-api, sbbf-generic
     std::vector<std::string> key_families;     // sbbf-header, sbbf-typed, sbbf-binary
     std::vector<std::string> key_kernels;      // their kernels (empty: the best supported)
     std::vector<std::string> kernels;          // SBBF kernels (empty: every supported)

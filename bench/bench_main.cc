@@ -4,7 +4,7 @@
 //
 // Own flags (the rest goes to Google Benchmark):
 //   --bf_quick | --bf_full          matrix size (default: the ~5 minute one)
-//   --bf_n=1e4,1e6  --bf_fpp=0.01,0.001  --bf_families=sbbf,bloom,...
+//   --bf_n=1e4,1e6  --bf_fpp=0.01,0.001  --bf_families=sbbf,bloom,...,scalable
 //   (also sbbf-header,sbbf-typed,sbbf-binary: the key paths, at the
 //   reference fpp, with --bf_key_kernels=avx512,... (default: the best))
 //   --bf_kernels=scalar,avx2  --bf_threads=1,2  --bf_thread_n=1e6
@@ -109,7 +109,7 @@ void set_mode_defaults(Options &o) {
         o.queries = 1u << 16;
         o.min_time = 0.05;
     }
-    o.families = {"sbbf", "bloom", "counting", "cuckoo"};
+    o.families = {"sbbf", "bloom", "counting", "cuckoo", "scalable"};
     o.key_families = {"sbbf-header", "sbbf-typed", "sbbf-binary"};
 }
 
@@ -401,6 +401,7 @@ struct Point {
     double fpr_measured = 0, fpr_model = 0;
     uint64_t bytes = 0;
     std::string kernel;
+    std::vector<std::pair<std::string, double>> extra;  // A::extra(f)
 
     std::string where() const {
         return A::series(spec) + " n=" + std::to_string(n) + " fpp=" + fmt_num(fpp);
@@ -440,6 +441,7 @@ struct Point {
         bytes = A::bytes(f);
         kernel = A::kernel(f);
         fpr_model = A::model_fpp(f, n);
+        extra = A::extra(f);
         const KeySet &neg = fpr_negatives();
         size_t fp = A::contains_batch(f, neg.hashes.data(), neg.hashes.size(), nullptr);
         fpr_measured = (double)fp / (double)neg.hashes.size();
@@ -464,6 +466,7 @@ struct Point {
         st.counters["pos_pct"] = pct;
         st.counters["batch"] = batch ? 1 : 0;
         st.counters["hash_included"] = hashed ? 1 : 0;
+        for (auto &e : extra) st.counters[e.first] = e.second;
         double lim = mem_limit_ns(bytes);
         if (std::isfinite(lim)) {
             st.counters["mem_limit_ns"] = lim;
@@ -712,6 +715,10 @@ void for_each_series(Fn &&fn) {
             for (auto &k : o.kernels) fn(SbbfAdapter{}, SbbfAdapter::Spec{k});
         } else if (fam == "sbbf-generic") {
             fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf-generic/auto", ""});
+        } else if (fam == "scalable") {
+            // A chain reserved at n (one layer), and one grown from n/1000.
+            fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SCALABLE, "scalable/reserved", "", 0});
+            fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SCALABLE, "scalable/grown", "", 1000});
         } else {
             bf_family f;
             if (bf_family_from_name(fam.c_str(), &f) != BF_OK) die("unknown family '%s'", fam.c_str());

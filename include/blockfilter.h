@@ -101,7 +101,8 @@ typedef enum bf_status {
     BF_EBUFSIZE = -9,     /* output buffer too small */
     BF_EKERNEL = -10,     /* unknown kernel name, or not supported on this CPU */
     BF_EMISMATCH = -11,   /* filters differ in family, size or seed */
-    BF_EFULL = -12,       /* cuckoo filter cannot place the key */
+    BF_EFULL = -12,       /* cuckoo filter cannot place the key; a
+                             non-scaling scalable filter is at capacity */
     BF_ENOTFOUND = -13,   /* remove of a key the filter says is absent */
     BF_EIO = -14,         /* file open/read/write/rename failed (see errno) */
     BF_EREADONLY = -15,   /* write to a read-only view */
@@ -501,24 +502,39 @@ BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
 /* ------------------------------------------------------------------------ */
 
 /*
- * Every family supports every call below except remove (sbbf and bloom:
- * BF_EUNSUPPORTED) and merge (cuckoo: BF_EUNSUPPORTED). On a read-only
- * filter (bf_filter_view, bf_filter_map_file) every mutating call returns
- * BF_EREADONLY, whether or not the family supports it.
+ * Every family supports every call below except remove (sbbf, bloom and
+ * scalable: BF_EUNSUPPORTED) and merge (cuckoo and scalable:
+ * BF_EUNSUPPORTED). On a read-only filter (bf_filter_view,
+ * bf_filter_map_file) every mutating call returns BF_EREADONLY, whether or
+ * not the family supports it.
+ *
+ * The scalable family (a chain of SBBF layers, see "Scalable SBBF" below)
+ * takes n as its initial capacity: bf_filter_new(BF_FAMILY_SCALABLE, n,
+ * fpp) is bf_scalable_new with capacity n (0 is taken as 1), the default
+ * expansion (2) and ratio (0.5); it grows past n, its compound FPR staying
+ * within fpp. Inserts add a key only if the chain may not hold it already
+ * (bf_scalable_add_hash), so repeats do not use capacity. Other parameters
+ * (expansion, ratio, non-scaling): bf_scalable_new + bf_filter_from_scalable.
  */
 
 typedef enum bf_family {
     BF_FAMILY_SBBF = 1,
     BF_FAMILY_BLOOM = 2,
     BF_FAMILY_COUNTING = 3,
-    BF_FAMILY_CUCKOO = 4
+    BF_FAMILY_CUCKOO = 4,
+    BF_FAMILY_SCALABLE = 5
 } bf_family;
 
-/** "sbbf", "bloom", "counting", "cuckoo"; NULL for an unknown family. */
+/** "sbbf", "bloom", "counting", "cuckoo", "scalable"; NULL for an unknown
+ *  family. Family ids are below 256 (byte 6 of a native image). */
 BF_API const char *bf_family_name(bf_family family);
 BF_API int bf_family_from_name(const char *name, bf_family *out);
 
-/** Sizing for (n, fpp): what bf_filter_new would allocate. */
+/** Sizing for (n, fpp): what bf_filter_new would allocate. For the
+ *  scalable family: layer 0 of a chain with initial capacity n (num_bytes,
+ *  bits_per_key), and model_fpp = its model FPR when it holds n keys (the
+ *  chain's bound_fpp at that size, <= its layer-0 target < fpp); growth
+ *  adds layers, and the compound FPR stays <= fpp however far it grows. */
 typedef struct bf_sizing {
     bf_family family;
     uint64_t num_bytes;   /* payload bytes */
@@ -529,7 +545,10 @@ typedef struct bf_sizing {
 } bf_sizing;
 BF_API int bf_size_for(bf_family family, uint64_t n, double fpp, bf_sizing *out);
 /** Model FPR of a family's filter of num_bytes holding n keys, with the
- *  family's best parameters for that size. */
+ *  family's best parameters for that size. Scalable: a chain holding the n
+ *  keys in one layer of num_bytes (reserved at n or more, or non-scaling),
+ *  which is the SBBF's model; a chain grown through several layers costs
+ *  more bytes for the same FPR (docs/families.md). */
 BF_API int bf_fpp_for(bf_family family, uint64_t num_bytes, uint64_t n,
                       double *out_fpp);
 
@@ -537,12 +556,14 @@ typedef struct bf_filter bf_filter;
 
 typedef struct bf_stats {
     bf_family family;
-    uint64_t num_bytes;      /* payload bytes */
+    uint64_t num_bytes;      /* filter bytes (bf_filter_num_bytes) */
     uint64_t inserted;       /* successful insert calls recorded (not distinct) */
-    uint64_t cells;          /* bits (sbbf, bloom), counters, cuckoo slots */
+    uint64_t cells;          /* bits (sbbf, bloom; scalable: over all
+                                layers), counters, cuckoo slots */
     uint64_t cells_set;      /* set bits, non-zero counters, occupied slots */
     double fill_ratio;       /* cells_set / cells (cuckoo: load factor) */
-    double est_keys;         /* estimated distinct keys (cuckoo: exact count) */
+    double est_keys;         /* estimated distinct keys (cuckoo: exact
+                                count; scalable: keys written, exact) */
     double est_fpp;          /* estimated FPR of the filter as it stands */
     unsigned k;              /* hashes per key; cuckoo: 0 */
     unsigned fp_bits;        /* cuckoo fingerprint bits; else 0 */
@@ -552,10 +573,12 @@ typedef struct bf_stats {
 BF_API int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp);
 BF_API void bf_filter_free(bf_filter *f);
 BF_API bf_family bf_filter_family(const bf_filter *f);
-/** BF_OK, or BF_EFULL (cuckoo), BF_EREADONLY (view). */
+/** BF_OK, or BF_EFULL (cuckoo; a non-scaling scalable filter at
+ *  capacity), BF_ETOOBIG / BF_ENOMEM (a scalable filter that cannot grow;
+ *  nothing changed), BF_EREADONLY (view). */
 BF_API int bf_filter_insert_hash(bf_filter *f, uint64_t hash);
 BF_API bool bf_filter_contains_hash(const bf_filter *f, uint64_t hash);
-/** BF_OK, BF_ENOTFOUND, or BF_EUNSUPPORTED (sbbf, bloom). */
+/** BF_OK, BF_ENOTFOUND, or BF_EUNSUPPORTED (sbbf, bloom, scalable). */
 BF_API int bf_filter_remove_hash(bf_filter *f, uint64_t hash);
 /** Inserts in order; stops at the first failure. *done (may be NULL) = keys
  *  inserted. */
@@ -565,7 +588,7 @@ BF_API size_t bf_filter_contains_hashes(const bf_filter *f, const uint64_t *hash
                                         size_t n, uint8_t *out);
 /** Removes in order; stops at the first failure (BF_ENOTFOUND: that key and
  *  the ones after it are untouched). *done (may be NULL) = keys removed.
- *  BF_EUNSUPPORTED for families without remove (sbbf, bloom). */
+ *  BF_EUNSUPPORTED for families without remove (sbbf, bloom, scalable). */
 BF_API int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t n,
                                    size_t *done);
 /** Byte strings hashed with XXH64 and the filter's seed. */
@@ -608,8 +631,9 @@ BF_API int bf_filter_set_seed(bf_filter *f, uint64_t seed);
 BF_API uint64_t bf_filter_seed(const bf_filter *f);
 BF_API size_t bf_filter_num_bytes(const bf_filter *f);
 BF_API int bf_filter_stats(const bf_filter *f, bf_stats *out);
-/** dst |= src (sbbf, bloom; counting adds counters, saturating). Cuckoo:
- *  BF_EUNSUPPORTED. Same family, size and seed required (BF_EMISMATCH). */
+/** dst |= src (sbbf, bloom; counting adds counters, saturating). Cuckoo
+ *  and scalable: BF_EUNSUPPORTED. Same family, size and seed required
+ *  (BF_EMISMATCH). */
 BF_API int bf_filter_merge(bf_filter *dst, const bf_filter *src);
 BF_API int bf_filter_clear(bf_filter *f);
 /** The underlying family object, or NULL if f is of another family. The
@@ -953,8 +977,9 @@ BF_API const char *bf_parquet_verdict_name(int verdict);
  * consume capacity. A layer is full when its count reaches its capacity; the
  * next new key then appends a layer (BF_EFULL instead on a non-scaling
  * chain). So every layer but the newest holds exactly its capacity, and the
- * newest at least one key. Lookups probe newest first and stop at the first
- * hit.
+ * newest at least one key. A single-key lookup probes every layer (no
+ * branch on an answer); batch lookups probe the newest layer first and each
+ * older one only for the keys still undecided.
  *
  * Limits: capacity >= 1; fpp in (0, 1); expansion 1..BF_SCALABLE_MAX_EXPANSION;
  * ratio in (0, 1); at most BF_SCALABLE_MAX_LAYERS layers and
@@ -1067,6 +1092,16 @@ BF_API int bf_scalable_restore(bf_scalable **out, const bf_scalable_params *para
  * BF_EREADONLY on a view). */
 BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
                                    const void *src, size_t len);
+
+/* The scalable SBBF in the generic interface (family BF_FAMILY_SCALABLE). */
+/** The chain under f, or NULL if f is of another family (f keeps it). */
+BF_API bf_scalable *bf_filter_scalable(bf_filter *f);
+/** Wraps a chain (e.g. one made with bf_scalable_new and other parameters,
+ *  or rebuilt with bf_scalable_restore) in the generic interface. On BF_OK
+ *  the bf_filter owns it (freed by bf_filter_free); on failure the caller
+ *  keeps it. Read-only chains cannot be wrapped (BF_EREADONLY). The insert
+ *  count starts at 0; saving raises it to the chain's count. */
+BF_API int bf_filter_from_scalable(bf_filter **out, bf_scalable *chain);
 
 #ifdef __cplusplus
 }

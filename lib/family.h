@@ -72,7 +72,9 @@ typedef struct bf_family_ops {
      * kernel (the facade has set family, num_bytes, inserted, and kernel to
      * "scalar"). */
     int (*stats)(const void *obj, bf_stats *out);
-    /* Payload bytes (the filter's memory; bf_filter_num_bytes). */
+    /* The filter's memory (bf_filter_num_bytes, bf_stats.num_bytes): its
+     * bits, counters or slots; payload_bytes may add metadata (a cuckoo
+     * trailer, a scalable chain's directory of layers). */
     uint64_t (*num_bytes)(const void *obj);
     bool (*is_readonly)(const void *obj);
 
@@ -110,6 +112,7 @@ BF_HIDDEN extern const bf_family_ops bf__sbbf_ops;
 BF_HIDDEN extern const bf_family_ops bf__bloom_ops;
 BF_HIDDEN extern const bf_family_ops bf__counting_ops;
 BF_HIDDEN extern const bf_family_ops bf__cuckoo_ops;
+BF_HIDDEN extern const bf_family_ops bf__scalable_ops;
 
 /* The registry (family.c): the table of a family id, or NULL if unknown. */
 BF_HIDDEN const bf_family_ops *bf__family_ops(bf_family id);
@@ -138,6 +141,11 @@ static inline void *bf__filter_object(const bf_filter *f, const bf_family_ops *o
 /* Wraps obj (a family object of ops); on failure obj is destroyed. */
 BF_HIDDEN int bf__filter_wrap(bf_filter **out, const bf_family_ops *ops, void *obj,
                               uint64_t inserted);
+/* The public bf_filter_from_<family>(): wraps a caller's writable object
+ * (BF_EINVAL for NULL, BF_EREADONLY for a read-only one); on failure the
+ * caller keeps obj. The insert count starts at 0 (save raises it to
+ * least_inserts). */
+BF_HIDDEN int bf__filter_adopt(bf_filter **out, const bf_family_ops *ops, void *obj);
 
 /* Shared by families whose payload is a plain array of bytes. */
 static inline uint64_t bf__popcount_bytes(const uint8_t *p, uint64_t n) {

@@ -80,6 +80,17 @@ int bf__filter_wrap(bf_filter **out, const bf_family_ops *ops, void *obj, uint64
     return BF_OK;
 }
 
+int bf__filter_adopt(bf_filter **out, const bf_family_ops *ops, void *obj) {
+    if (!out || !obj) return BF_EINVAL;
+    if (ops->is_readonly(obj)) return BF_EREADONLY;
+    bf_filter *f = bf__calloc(1, sizeof *f); /* not bf__filter_wrap: on failure */
+    if (!f) return BF_ENOMEM;                 /* the caller keeps obj */
+    f->ops = ops;
+    f->obj = obj;
+    *out = f;
+    return BF_OK;
+}
+
 int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp) {
     if (!out) return BF_EINVAL;
     const bf_family_ops *ops = bf__family_ops(family);

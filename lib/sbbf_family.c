@@ -145,12 +145,5 @@ const bf_family_ops bf__sbbf_ops = {
 bf_sbbf *bf_filter_sbbf(bf_filter *f) { return bf__filter_object(f, &bf__sbbf_ops); }
 
 int bf_filter_from_sbbf(bf_filter **out, bf_sbbf *sbbf) {
-    if (!out || !sbbf) return BF_EINVAL;
-    if (bf_sbbf_is_readonly(sbbf)) return BF_EREADONLY;
-    bf_filter *f = bf__calloc(1, sizeof *f); /* not bf__filter_wrap: on failure */
-    if (!f) return BF_ENOMEM;                 /* the caller keeps sbbf */
-    f->ops = &bf__sbbf_ops;
-    f->obj = sbbf;
-    *out = f;
-    return BF_OK;
+    return bf__filter_adopt(out, &bf__sbbf_ops, sbbf);
 }

@@ -3,26 +3,15 @@
  * include/blockfilter.h ("Scalable SBBF") has the contract and
  * docs/families.md ("Scalable SBBF") the derivation of the layer targets.
  *
- * When the family joins the generic layer's ops table (lib/family.h on
- * branch ops), its row points at:
- *   create          bf_scalable_new (n = initial capacity, default expansion
- *                   and ratio); destroy bf_scalable_free
- *   insert / batch  bf_scalable_add_hash / bf_scalable_add_hashes (added
- *                   NULL; BF_EFULL on a full non-scaling chain)
- *   contains/batch  bf_scalable_contains_hash / bf_scalable_contains_hashes
- *   clear, seed     bf_scalable_clear, bf_scalable_seed / bf_scalable_set_seed
- *   size_for        bf__scalable_size_for; fpp_for: bf_sbbf_model_fpp (one
- *                   layer of num_bytes); the chain's model bf__scalable_model
- *   stats           bf__scalable_stats; num_bytes bf_scalable_get_info's
- *   is_readonly     bf__scalable_is_readonly
- *   payload_bytes   bf__scalable_payload_size; encode bf__scalable_payload_
- *                   encode + bf__scalable_native_params (p0..p3)
- *   check / verify  bf__scalable_payload_check / _verify
- *   decode          bf__scalable_payload_decode (copy, or view: layers are
- *                   SBBF views over the payload and the chain is read-only)
- *   least_inserts   bf__scalable_least_inserts
- *   remove, merge   none (unsupported)
- * (declared in lib/scalable.h).
+ * The family's row in the generic layer (bf_filter, the native format) is
+ * bf__scalable_ops at the end of this file (lib/family.h has the
+ * contract): create is bf_scalable_new with capacity n and the default
+ * expansion and ratio; insert is add-if-absent (BF_EFULL on a full
+ * non-scaling chain); stats count bits over every layer and report the
+ * chain's FPR as it stands; remove and merge are absent (see below); the
+ * native payload is a directory of layers and their bitsets (format
+ * section below). bf_filter_scalable / bf_filter_from_scalable reach and
+ * wrap a chain.
  *
  * Representation: an array of layers, oldest first, each an SBBF object
  * (owned, or a view) with its capacity, count and target. Every layer uses
@@ -33,6 +22,7 @@
  */
 #include "scalable.h"
 
+#include "family.h"
 #include "sbbf.h"
 
 #include <math.h>
@@ -278,11 +268,16 @@ static inline bool layer_has(const scal_layer *l, uint64_t h) {
     return s->kernel->contains(s->data, s->num_blocks, h);
 }
 
+/* Every layer, answers OR-ed: no branch on an answer. Stopping at the first
+ * hit put a branch on a 50/50 answer in every lookup, and its
+ * mispredictions stopped the CPU from overlapping one key's memory access
+ * with the next key's (a one-layer chain's single-key lookups ran 2.8x
+ * slower at 50 % present keys; docs/families.md, "Lookups"). */
 bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash) {
     if (!f) return false;
-    for (size_t i = f->num_layers; i-- > 0;)
-        if (layer_has(&f->layers[i], hash)) return true;
-    return false;
+    bool hit = false;
+    for (size_t i = f->num_layers; i-- > 0;) hit |= layer_has(&f->layers[i], hash);
+    return hit;
 }
 
 bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len) {
@@ -496,20 +491,28 @@ int bf_scalable_clear(bf_scalable *f) {
     return BF_OK;
 }
 
-bool bf__scalable_is_readonly(const bf_scalable *f) { return f->readonly; }
-
-int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out) {
-    if (!f || !out) return BF_EINVAL;
-    uint64_t set = 0;
-    double pass_now = 1.0, pass_bound = 1.0;
+/* Set bits over every layer, and the pass probabilities (1 - FPR) of the
+ * chain as it stands (each layer's exact FPR from its bits) and at
+ * capacity (each layer's exact model at its capacity). O(bytes). */
+static void chain_state(const bf_scalable *f, uint64_t *set, double *pass_now,
+                        double *pass_bound) {
+    *set = 0;
+    *pass_now = *pass_bound = 1.0;
     for (size_t i = 0; i < f->num_layers; i++) {
         const scal_layer *l = &f->layers[i];
         bf_sbbf_stats st;
         bf_sbbf_get_stats(l->sbbf, &st);
-        set += st.bits_set;
-        pass_now *= 1.0 - st.est_fpp;
-        pass_bound *= 1.0 - bf_sbbf_model_fpp(l->sbbf->num_bytes, l->capacity);
+        *set += st.bits_set;
+        *pass_now *= 1.0 - st.est_fpp;
+        *pass_bound *= 1.0 - bf_sbbf_model_fpp(l->sbbf->num_bytes, l->capacity);
     }
+}
+
+int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out) {
+    if (!f || !out) return BF_EINVAL;
+    uint64_t set;
+    double pass_now, pass_bound;
+    chain_state(f, &set, &pass_now, &pass_bound);
     bf_scalable_info info = {
         .capacity = f->capacity,
         .count = f->count,
@@ -534,44 +537,36 @@ int bf_scalable_get_layer(const bf_scalable *f, size_t i, bf_scalable_layer *out
     return BF_OK;
 }
 
-int bf__scalable_stats(const bf_scalable *f, bf_stats *out) {
-    if (!f || !out) return BF_EINVAL;
-    bf_scalable_info info;
-    int rc = bf_scalable_get_info(f, &info);
-    if (rc) return rc;
-    uint64_t cells = f->num_bytes * 8u;
-    bf_stats st = {
-        .num_bytes = f->num_bytes,
-        .inserted = f->count,
-        .cells = cells,
-        .cells_set = (uint64_t)llround(info.fill_ratio * (double)cells),
-        .fill_ratio = info.fill_ratio,
-        .est_keys = (double)f->count,
-        .est_fpp = info.est_fpp,
-        .k = 8,
-        .fp_bits = 0,
-        .kernel = f->kernel,
-    };
-    *out = st;
-    return BF_OK;
-}
-
 /* ---- sizing and the model ------------------------------------------------ */
 
-int bf__scalable_size_for(uint64_t n, double fpp, bf_sizing *out) {
-    if (!out) return BF_EINVAL;
-    bf_scalable_params in = {.capacity = n, .fpp = fpp};
+/* The generic layer's n is the initial capacity; 0 (which the other
+ * families size as at least one key) is taken as 1. */
+static uint64_t initial_capacity(uint64_t n) { return n ? n : 1; }
+
+/* bf_size_for: layer 0 of the default chain for (n, fpp), and its exact
+ * model at n keys (= the chain's bound_fpp while it holds n). */
+static int size_for(uint64_t n, double fpp, bf_sizing *out) {
+    bf_scalable_params in = {.capacity = initial_capacity(n), .fpp = fpp};
     scal_params p;
     int rc = params_check(&in, &p);
     if (rc) return rc;
     uint64_t bytes;
     rc = layer_bytes(p.capacity, p.fpp0, &bytes);
     if (rc) return rc;
+    if (bytes > BF_SCALABLE_MAX_BYTES) return BF_ETOOBIG;
     out->num_bytes = bytes;
-    out->bits_per_key = 8.0 * (double)bytes / (double)n;
     out->k = 8;
     out->fp_bits = 0;
-    out->model_fpp = bf_sbbf_model_fpp(bytes, n);
+    out->model_fpp = bf_sbbf_model_fpp(bytes, p.capacity);
+    return BF_OK;
+}
+
+/* bf_fpp_for: n keys in one layer of num_bytes (a chain reserved at n or
+ * more, or non-scaling, spending everything on one layer): the SBBF's
+ * model. */
+static int fpp_for(uint64_t num_bytes, uint64_t n, double *out) {
+    if (num_bytes < BF_SBBF_BLOCK_BYTES) return BF_EINVAL;
+    *out = bf__sbbf_fpp_blocks(num_bytes / BF_SBBF_BLOCK_BYTES, (double)n);
     return BF_OK;
 }
 
@@ -705,7 +700,31 @@ int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset, const voi
     return BF_OK;
 }
 
-/* ---- the native format: header words and payload ----------------------- */
+/* ---- the native format ----------------------------------------------------
+ *
+ * Header family words: p0 = capacity (u64), p1 = expansion, p2 = flags,
+ * p3 = 0 (u32 each). Payload (all integers little-endian; sizes in bytes):
+ *   +0   u64 num_layers (1..BF_SCALABLE_MAX_LAYERS)
+ *   +8   f64 fpp (IEEE-754 binary64 bits), the requested compound target
+ *   +16  f64 ratio (binary64 bits)
+ *   +24  u64 reserved, zero
+ *   +32  num_layers directory entries of 32 bytes, oldest layer first:
+ *          u64 capacity, u64 count, u64 num_bytes, u64 reserved (zero)
+ *   then the layers' bitsets in the same order, each num_bytes bytes in
+ *   Parquet's layout (blocks of eight little-endian 32-bit words).
+ * The doubles travel in the payload because the header's p1..p3 are 32-bit.
+ * The directory keeps every bitset at a multiple of 32 bytes from the
+ * payload start (after the 64-byte native header: 32-byte aligned in a
+ * mapped file).
+ *
+ * check (cheap, always on load and view): the words and the head valid as
+ * bf_scalable_new's parameters (no "0 = default"), reserved words zero, the
+ * layer descriptions exactly as bf_scalable_restore checks them, len
+ * exactly the directory plus the bitsets -> BF_ECORRUPT / BF_ETRUNCATED.
+ * verify (deep, O(bytes)): no layer with more than 8 x count bits set.
+ * decode runs the cheap checks itself. A view's layers are SBBF views over
+ * the payload (no copy), and the chain is read-only.
+ */
 
 static uint64_t double_bits(double d) {
     uint64_t u;
@@ -718,26 +737,20 @@ static double bits_double(uint64_t u) {
     return d;
 }
 
-void bf__scalable_native_params(const bf_scalable *f, uint64_t *p0, uint32_t *p1, uint32_t *p2,
-                                uint32_t *p3) {
-    *p0 = f->p.capacity;
-    *p1 = f->p.expansion;
-    *p2 = f->p.flags;
-    *p3 = 0;
-}
-
 #define DIR_HEAD 32u
 #define DIR_ENTRY 32u
 
-uint64_t bf__scalable_payload_size(const bf_scalable *f) {
+static uint64_t payload_bytes(const void *o) {
+    const bf_scalable *f = o;
     return DIR_HEAD + DIR_ENTRY * (uint64_t)f->num_layers + f->num_bytes;
 }
 
-int bf__scalable_payload_encode(const bf_scalable *f, void *buf, size_t cap, size_t *written) {
-    if (!f || !buf) return BF_EINVAL;
-    uint64_t need = bf__scalable_payload_size(f);
-    if (need > cap) return BF_EBUFSIZE;
-    uint8_t *b = buf;
+static void encode(const void *o, bf_native_params *w, uint8_t *b) {
+    const bf_scalable *f = o;
+    w->p0 = f->p.capacity;
+    w->p1 = f->p.expansion;
+    w->p2 = f->p.flags;
+    w->p3 = 0;
     memset(b, 0, DIR_HEAD + DIR_ENTRY * f->num_layers);
     bf_store_le64(b, f->num_layers);
     bf_store_le64(b + 8, double_bits(f->p.fpp));
@@ -751,8 +764,6 @@ int bf__scalable_payload_encode(const bf_scalable *f, void *buf, size_t cap, siz
         memcpy(bits, l->sbbf->data, (size_t)l->sbbf->num_bytes);
         bits += l->sbbf->num_bytes;
     }
-    if (written) *written = (size_t)need;
-    return BF_OK;
 }
 
 /* A parsed payload head and directory. */
@@ -764,20 +775,19 @@ typedef struct parsed {
 } parsed;
 
 /* The cheap checks: header words, head, directory, layer descriptions as
- * bf_scalable_restore checks them, exact length. Reads payload[0, len). */
-static int parse(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3, const uint8_t *b,
-                 uint64_t len, parsed *out) {
+ * bf_scalable_restore checks them, exact length. Reads b[0, len). */
+static int parse(const bf_native_params *w, const uint8_t *b, uint64_t len, parsed *out) {
     if (!b && len) return BF_EINVAL;
     if (len < DIR_HEAD) return BF_ETRUNCATED;
     bf_scalable_params in = {
-        .capacity = p0,
+        .capacity = w->p0,
         .fpp = bits_double(bf_load_le64(b + 8)),
-        .expansion = p1,
+        .expansion = w->p1,
         .ratio = bits_double(bf_load_le64(b + 16)),
-        .flags = p2,
+        .flags = w->p2,
     };
     /* Stored parameters are explicit: no "0 = default". */
-    if (p3 || in.expansion == 0 || in.ratio == 0.0 || bf_load_le64(b + 24)) return BF_ECORRUPT;
+    if (w->p3 || in.expansion == 0 || in.ratio == 0.0 || bf_load_le64(b + 24)) return BF_ECORRUPT;
     if (params_check(&in, &out->p)) return BF_ECORRUPT;
     uint64_t n = bf_load_le64(b);
     if (n < 1 || n > BF_SCALABLE_MAX_LAYERS) return BF_ECORRUPT;
@@ -795,44 +805,35 @@ static int parse(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3, const uint8
     }
     int rc = check_descs(&out->p, out->d, out->n);
     if (rc) return rc;
+    if (total > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
     if (len < total) return BF_ETRUNCATED;
     return len > total ? BF_ECORRUPT : BF_OK;
 }
 
-int bf__scalable_payload_check(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
-                               const uint8_t *payload, uint64_t len) {
+static int check(const bf_native_params *w, const uint8_t *payload, uint64_t len) {
     parsed ps;
-    return parse(p0, p1, p2, p3, payload, len, &ps);
-}
-
-static uint64_t popcount_bytes(const uint8_t *p, uint64_t n) {
-    uint64_t set = 0, i = 0;
-    for (; i + 8 <= n; i += 8) set += (uint64_t)__builtin_popcountll(bf_load_le64(p + i));
-    for (; i < n; i++) set += (uint64_t)__builtin_popcount(p[i]);
-    return set;
+    return parse(w, payload, len, &ps);
 }
 
 /* Deep checks: a key sets at most 8 bits of its layer, so a layer holding
  * `count` keys has at most 8 count bits set (an empty layer none). */
-int bf__scalable_payload_verify(uint64_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
-                                const uint8_t *payload, uint64_t len) {
+static int verify(const bf_native_params *w, const uint8_t *payload, uint64_t len) {
     parsed ps;
-    int rc = parse(p0, p1, p2, p3, payload, len, &ps);
+    int rc = parse(w, payload, len, &ps);
     if (rc) return rc;
     const uint8_t *bits = payload + ps.dir;
     for (size_t i = 0; i < ps.n; i++) {
-        if (popcount_bytes(bits, ps.d[i].num_bytes) > 8 * ps.d[i].count) return BF_ECORRUPT;
+        if (bf__popcount_bytes(bits, ps.d[i].num_bytes) > 8 * ps.d[i].count) return BF_ECORRUPT;
         bits += ps.d[i].num_bytes;
     }
     return BF_OK;
 }
 
-int bf__scalable_payload_decode(bf_scalable **out, uint64_t p0, uint32_t p1, uint32_t p2,
-                                uint32_t p3, const uint8_t *payload, uint64_t len, uint64_t seed,
-                                bool view) {
+static int decode(void **out, const bf_native_params *w, const uint8_t *payload, uint64_t len,
+                  uint64_t seed, bool view) {
     if (!out) return BF_EINVAL;
     parsed ps;
-    int rc = parse(p0, p1, p2, p3, payload, len, &ps);
+    int rc = parse(w, payload, len, &ps);
     if (rc) return rc;
     bf_scalable *f;
     rc = build_chain(&f, &ps.p, seed, ps.d, ps.n, view ? payload + ps.dir : NULL);
@@ -849,11 +850,95 @@ int bf__scalable_payload_decode(bf_scalable **out, uint64_t p0, uint32_t p1, uin
     return BF_OK;
 }
 
-uint64_t bf__scalable_least_inserts(const bf_scalable *f) {
-    uint64_t least = 0;
-    for (size_t i = 0; i < f->num_layers; i++) {
-        const bf_sbbf *s = f->layers[i].sbbf;
-        least += (popcount_bytes(s->data, s->num_bytes) + 7) / 8;
-    }
-    return least;
+/* Every key written was one successful add: the directory's counts (which
+ * verify has checked against the bits) are the least inserts. */
+static uint64_t least_inserts(const void *o) { return ((const bf_scalable *)o)->count; }
+
+/* ---- the family's table ---------------------------------------------------- */
+
+static int create(void **out, uint64_t n, double fpp) {
+    bf_scalable_params in = {.capacity = initial_capacity(n), .fpp = fpp};
+    bf_scalable *f = NULL;
+    int rc = bf_scalable_new(&f, &in);
+    if (rc == BF_OK) *out = f;
+    return rc;
+}
+static void destroy(void *o) { bf_scalable_free(o); }
+
+/* Add-if-absent: a key the chain may hold already is not written, and the
+ * call still succeeds (the generic insert count counts calls). */
+static int insert(void *o, uint64_t h) { return bf_scalable_add_hash(o, h, NULL); }
+static bool contains(const void *o, uint64_t h) { return bf_scalable_contains_hash(o, h); }
+static int insert_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
+    return bf_scalable_add_hashes(o, h, n, NULL, done);
+}
+static size_t contains_batch(const void *o, const uint64_t *h, size_t n, uint8_t *out) {
+    return bf_scalable_contains_hashes(o, h, n, out);
+}
+static int clear(void *o) { return bf_scalable_clear(o); }
+
+/* cells: bits over every layer; est_keys: the keys written (exact);
+ * est_fpp: the chain's FPR as it stands. O(bytes). */
+static int stats(const void *o, bf_stats *st) {
+    const bf_scalable *f = o;
+    uint64_t set;
+    double pass_now, pass_bound;
+    chain_state(f, &set, &pass_now, &pass_bound);
+    st->cells = f->num_bytes * 8u;
+    st->cells_set = set;
+    st->fill_ratio = (double)set / (double)st->cells;
+    st->est_keys = (double)f->count;
+    st->est_fpp = 1.0 - pass_now;
+    st->k = 8;
+    st->fp_bits = 0;
+    st->kernel = f->kernel;
+    return BF_OK;
+}
+
+static uint64_t num_bytes(const void *o) { return ((const bf_scalable *)o)->num_bytes; }
+static bool is_readonly(const void *o) { return ((const bf_scalable *)o)->readonly; }
+static uint64_t seed(const void *o) { return bf_scalable_seed(o); }
+static int set_seed(void *o, uint64_t s) { return bf_scalable_set_seed(o, s); }
+
+const bf_family_ops bf__scalable_ops = {
+    .version = BF_FAMILY_OPS_VERSION,
+    .id = BF_FAMILY_SCALABLE,
+    .name = "scalable",
+    .size_for = size_for,
+    .fpp_for = fpp_for,
+    .create = create,
+    .destroy = destroy,
+    .insert = insert,
+    .contains = contains,
+    .insert_batch = insert_batch,
+    .contains_batch = contains_batch,
+    /* No remove: a key's bits may be shared with other keys of its layer. */
+    .remove = NULL,
+    .remove_batch = NULL,
+    .clear = clear,
+    /* No merge. Layer-wise OR would put up to twice a layer's capacity in
+     * it (every layer but the newest is full by construction), and
+     * appending one chain's layers to the other's compounds two FPRs of up
+     * to fpp each: either way the chain would no longer honour its target,
+     * which is the family's one promise. Add the keys instead. */
+    .merge = NULL,
+    .stats = stats,
+    .num_bytes = num_bytes,
+    .is_readonly = is_readonly,
+    .seed = seed,
+    .set_seed = set_seed,
+    .payload_bytes = payload_bytes,
+    .encode = encode,
+    .check = check,
+    .verify = verify,
+    .decode = decode,
+    .least_inserts = least_inserts,
+};
+
+/* ---- the scalable SBBF in the generic interface ---------------------------- */
+
+bf_scalable *bf_filter_scalable(bf_filter *f) { return bf__filter_object(f, &bf__scalable_ops); }
+
+int bf_filter_from_scalable(bf_filter **out, bf_scalable *chain) {
+    return bf__filter_adopt(out, &bf__scalable_ops, chain);
 }

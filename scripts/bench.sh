@@ -7,7 +7,7 @@
 #   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
 #   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
 # Options:
-#   --families LIST   sbbf,bloom,counting,cuckoo,sbbf-api,sbbf-generic, and the key
+#   --families LIST   sbbf,bloom,counting,cuckoo,scalable,sbbf-api,sbbf-generic, and the key
 #                     paths sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
 #   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
 #   --threads LIST    thread counts of the scaling runs (default 1..cores)

@@ -76,7 +76,15 @@ def machine_name(ctx):
     return "%s, %s cores" % (model, cores)
 
 
-def series_label(s):
+# Series whose second part is not a kernel: what it means (figures; the
+# summary table keeps the short "family (part)" form).
+SERIES_NAMES = {"scalable/reserved": "scalable (reserved at n)",
+                "scalable/grown": "scalable (grown from n/1000)"}
+
+
+def series_label(s, short=False):
+    if s in SERIES_NAMES and not short:
+        return SERIES_NAMES[s]
     fam, ker = s.split("/", 1)
     return fam if ker == "-" else "%s (%s)" % (fam, ker)
 
@@ -390,7 +398,7 @@ def summary(ctx, rows):
                 continue
             r = (single or batch)[0]
             xl = batch[0].get("x_mem_limit") if batch else r.get("x_mem_limit")
-            print(fmt % (series_label(s), "%.0e" % n, "%g" % fpp, "%.2f" % r["bits_per_key"],
+            print(fmt % (series_label(s, short=True), "%.0e" % n, "%g" % fpp, "%.2f" % r["bits_per_key"],
                          "%.3g%%" % (100 * r["fpr_measured"]), "%.3g%%" % (100 * r["fpr_model"]),
                          "%.2f" % single[0]["ns_per_op"] if single else "-",
                          "%.2f" % batch[0]["ns_per_op"] if batch else "-",
@@ -488,6 +496,7 @@ def paper_save(fig, outdir, name):
 
 
 FAMILY_COLOR = {"sbbf": "C0", "bloom": "C2", "counting": "C3", "cuckoo": "C1", "sbbf-generic": "C9"}
+SERIES_COLOR = {"scalable/reserved": "C6", "scalable/grown": "C8"}
 KERNEL_STYLE = {"avx512": ("C4", "D"), "avx2": ("C0", "^"), "neon": ("C5", "s"), "scalar": ("C7", "o")}
 
 
@@ -495,7 +504,7 @@ def series_color(s):
     fam, ker = s.split("/", 1)
     if fam == "sbbf" and ker in KERNEL_STYLE:
         return KERNEL_STYLE[ker][0]
-    return FAMILY_COLOR.get(fam, color(s))
+    return SERIES_COLOR.get(s) or FAMILY_COLOR.get(fam, color(s))
 
 
 def paper_models(numbers, outdir):
@@ -557,9 +566,9 @@ def paper_fpr(run, outdir):
         if not pts:
             continue
         xs, ys, ns = zip(*sorted(pts.values()))
-        c = FAMILY_COLOR.get(fam, color(s))
+        c = SERIES_COLOR.get(s) or FAMILY_COLOR.get(fam, color(s))
         ax.scatter(xs, [max(y, 1e-7) for y in ys], color=c, s=[4 + 2.5 * math.log10(n) for n in ns], zorder=3,
-                   label="%s, measured" % fam)
+                   label="%s, measured" % SERIES_NAMES.get(s, fam))
         cf = "sbbf" if fam.startswith("sbbf") else fam
         if cf not in done:
             curve = parse_curve(ctx.get("bf_model_curve_%s" % cf))

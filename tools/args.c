@@ -71,3 +71,24 @@ int cli_parse_seed(const char *s, uint64_t *out) {
     *out = v;
     return 0;
 }
+
+size_t cli_families(bf_family *ids, size_t cap) {
+    size_t n = 0;
+    for (unsigned id = 1; id < 256 && n < cap; id++) /* ids are one byte */
+        if (bf_family_name((bf_family)id)) ids[n++] = (bf_family)id;
+    return n;
+}
+
+const char *cli_family_names(void) {
+    static char names[256];
+    if (names[0]) return names;
+    bf_family ids[255];
+    size_t n = cli_families(ids, 255), len = 0;
+    for (size_t i = 0; i < n && len < sizeof names; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+        int w = snprintf(names + len, sizeof names - len, "%s%s", sep, bf_family_name(ids[i]));
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    return names;
+}

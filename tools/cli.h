@@ -82,6 +82,11 @@ int cli_parse_count(const char *s, uint64_t *out);
 int cli_parse_fpp(const char *s, double *out);
 /* A 64-bit seed in decimal or 0x hex: 0, or -1. */
 int cli_parse_seed(const char *s, uint64_t *out);
+/* The families the library knows (its registry, by id), at most cap of
+ * them into ids; returns how many. */
+size_t cli_families(bf_family *ids, size_t cap);
+/* Their names for messages: "sbbf, bloom, ..., cuckoo or scalable". */
+const char *cli_family_names(void);
 
 /* ---- files (filters.c) ------------------------------------------------- */
 

@@ -10,6 +10,7 @@
 
 static const char help[] =
     "usage: blockfilter build [--family F] [--fpp P] [--n N] [--seed S | --keyed]\n"
+    "                         [--expansion E] [--ratio R] [--nonscaling]\n"
     "                         [--crlf] [--progress | --quiet] -o FILE [INPUT]\n"
     "\n"
     "Builds a filter from the keys in INPUT (a file, or standard input if\n"
@@ -17,7 +18,7 @@ static const char help[] =
     "native format. Keys are bytes: only the '\\n' ending is removed; NUL\n"
     "bytes and invalid UTF-8 are part of the key.\n"
     "\n"
-    "  --family F  sbbf (default), bloom, counting or cuckoo\n"
+    "  --family F  sbbf (default), bloom, counting, cuckoo or scalable\n"
     "  --fpp P     target false-positive rate (default 0.01)\n"
     "  --n N       size for N keys; default: count the keys first (a file is\n"
     "              read twice; a pipe is buffered as 8-byte hashes)\n"
@@ -27,7 +28,19 @@ static const char help[] =
     "  --crlf      also remove one '\\r' before each '\\n'\n"
     "  --progress  report progress on stderr (default: on a terminal, for\n"
     "              inputs of a million keys or more); --quiet: never\n"
-    "  -o FILE     output file\n";
+    "  -o FILE     output file\n"
+    "\n"
+    "scalable (a chain of SBBF layers): N (--n, or the count of keys) is the\n"
+    "initial capacity; when a layer is full a larger one is added, and the\n"
+    "chain's FPR stays <= P however far it grows. Keys it may hold already are\n"
+    "not added again.\n"
+    "  --expansion E  each new layer holds E times the keys of the one before\n"
+    "                 (1..32768, default 2)\n"
+    "  --ratio R      and gets R times its target FPR (0 < R < 1, default 0.5;\n"
+    "                 0.8-0.9 costs far less memory when the chain grows through\n"
+    "                 many layers: docs/families.md)\n"
+    "  --nonscaling   never grow: one layer of N keys at P; a key past N is an\n"
+    "                 error (no output file)\n";
 
 typedef struct options {
     bf_family family;
@@ -35,6 +48,8 @@ typedef struct options {
     uint64_t n, seed;
     int have_n, crlf, progress;
     const char *out, *input;
+    bf_scalable_params chain; /* scalable: expansion, ratio, flags (0 = default) */
+    int chain_opts;           /* a scalable-only option was given */
 } options;
 
 static int parse(int argc, char **argv, options *o) {
@@ -45,8 +60,7 @@ static int parse(int argc, char **argv, options *o) {
         int r;
         if ((r = cli_opt_value(&a, "--family", &v))) {
             if (r < 0 || bf_family_from_name(v, &o->family) != BF_OK)
-                return cli_usage_error("build",
-                                       "--family needs one of sbbf, bloom, counting, cuckoo");
+                return cli_usage_error("build", "--family needs one of %s", cli_family_names());
         } else if ((r = cli_opt_value(&a, "--fpp", &v))) {
             if (r < 0 || cli_parse_fpp(v, &o->fpp))
                 return cli_usage_error("build", "--fpp needs a number in (0, 1)");
@@ -61,6 +75,20 @@ static int parse(int argc, char **argv, options *o) {
         } else if ((r = cli_opt_value(&a, "-o", &v)) || (r = cli_opt_value(&a, "--output", &v))) {
             if (r < 0) return cli_usage_error("build", "-o needs a file name");
             o->out = v;
+        } else if ((r = cli_opt_value(&a, "--expansion", &v))) {
+            uint64_t e;
+            if (r < 0 || cli_parse_count(v, &e) || e < 1 || e > BF_SCALABLE_MAX_EXPANSION)
+                return cli_usage_error("build", "--expansion needs an integer from 1 to %u",
+                                       BF_SCALABLE_MAX_EXPANSION);
+            o->chain.expansion = (unsigned)e;
+            o->chain_opts = 1;
+        } else if ((r = cli_opt_value(&a, "--ratio", &v))) {
+            if (r < 0 || cli_parse_fpp(v, &o->chain.ratio))
+                return cli_usage_error("build", "--ratio needs a number in (0, 1)");
+            o->chain_opts = 1;
+        } else if (!strcmp(argv[a.i], "--nonscaling")) {
+            o->chain.flags |= BF_SCALABLE_NONSCALING;
+            o->chain_opts = 1;
         } else if (!strcmp(argv[a.i], "--keyed")) {
             keyed = 1;
         } else if (!strcmp(argv[a.i], "--crlf")) {
@@ -79,6 +107,8 @@ static int parse(int argc, char **argv, options *o) {
     }
     if (!o->out) return cli_usage_error("build", "-o FILE is required");
     if (have_seed && keyed) return cli_usage_error("build", "--seed and --keyed exclude each other");
+    if (o->chain_opts && o->family != BF_FAMILY_SCALABLE)
+        return cli_usage_error("build", "--expansion, --ratio and --nonscaling need --family scalable");
     if (keyed) {
         errno = 0;
         int rc = bf_random_seed(&o->seed);
@@ -122,10 +152,16 @@ static int buffer_hashes(cli_keys *k, uint64_t seed, cli_progress *pg, uint64_t 
     return 0;
 }
 
-static void report_full(const char *name, uint64_t line, int rc, uint64_t held) {
-    cli_msg("%s: line %" PRIu64 ": %s (the filter holds %" PRIu64
-            " keys; give a larger --n or --fpp)",
-            name, line, bf_strerror(rc), held);
+/* A key the filter refused. The hint fits the family: only a larger
+ * filter helps a full cuckoo filter; a non-scaling chain holds exactly --n. */
+static void report_full(const bf_filter *f, const char *name, uint64_t line, int rc,
+                        uint64_t held) {
+    const char *hint = rc != BF_EFULL                                ? ""
+                       : bf_filter_family(f) == BF_FAMILY_SCALABLE ? "; give a larger --n, or "
+                                                                     "drop --nonscaling"
+                                                                   : "; give a larger --n or --fpp";
+    cli_msg("%s: line %" PRIu64 ": %s (the filter holds %" PRIu64 " keys%s)", name, line,
+            bf_strerror(rc), held, hint);
 }
 
 /* Inserts buffered hashes, a slice at a time for progress. */
@@ -137,7 +173,7 @@ static int insert_buffered(bf_filter *f, const uint64_t *all, size_t n, const ch
         i += ok;
         *done = i;
         if (rc) {
-            report_full(name, i + 1, rc, i);
+            report_full(f, name, i + 1, rc, i);
             return rc;
         }
         cli_progress_update(pg, i, "inserting");
@@ -162,7 +198,7 @@ static int insert_batches(bf_filter *f, cli_keys *k, cli_progress *pg, uint64_t 
         rc = bf_filter_insert_hashes(f, h, b.n, &ok);
         *done += ok;
         if (rc) {
-            report_full(cli_keys_name(k), b.first_line + ok, rc, *done);
+            report_full(f, cli_keys_name(k), b.first_line + ok, rc, *done);
             break;
         }
         cli_progress_update(pg, *done, "inserting");
@@ -175,8 +211,24 @@ static int insert_batches(bf_filter *f, cli_keys *k, cli_progress *pg, uint64_t 
     return rc;
 }
 
+/* The filter for n keys: bf_filter_new, or for a scalable chain with the
+ * options given, bf_scalable_new wrapped in the generic interface. */
+static int new_filter(bf_filter **f, const options *o, uint64_t n) {
+    if (o->family != BF_FAMILY_SCALABLE) return bf_filter_new(f, o->family, n, o->fpp);
+    bf_scalable_params p = o->chain;
+    p.capacity = n;
+    p.fpp = o->fpp;
+    bf_scalable *c = NULL;
+    int rc = bf_scalable_new(&c, &p);
+    if (rc == BF_OK && (rc = bf_filter_from_scalable(f, c)) != BF_OK) bf_scalable_free(c);
+    return rc;
+}
+
 static int run(int argc, char **argv) {
-    options o = {BF_FAMILY_SBBF, 0.01, 0, 0, 0, 0, 0, NULL, NULL};
+    options o;
+    memset(&o, 0, sizeof o);
+    o.family = BF_FAMILY_SBBF;
+    o.fpp = 0.01;
     int st = parse(argc, argv, &o);
     if (st) return st;
 
@@ -205,7 +257,7 @@ static int run(int argc, char **argv) {
 
     bf_filter *f = NULL;
     /* An empty input still gives a valid (empty) filter, sized for 1 key. */
-    int rc = bf_filter_new(&f, o.family, o.n ? o.n : 1, o.fpp);
+    int rc = new_filter(&f, &o, o.n ? o.n : 1);
     if (rc == BF_OK && o.seed && (rc = bf_filter_set_seed(f, o.seed)) != BF_OK) {
         bf_filter_free(f);
         free(all);

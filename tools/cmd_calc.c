@@ -3,10 +3,6 @@
 
 #include <inttypes.h>
 
-static const bf_family families[] = {BF_FAMILY_SBBF, BF_FAMILY_BLOOM, BF_FAMILY_COUNTING,
-                                     BF_FAMILY_CUCKOO};
-#define NFAMILIES (sizeof families / sizeof *families)
-
 static const char help[] =
     "usage: blockfilter calc --n N --fpp P\n"
     "       blockfilter calc --n N --bytes B\n"
@@ -16,31 +12,55 @@ static const char help[] =
     "fingerprint bits, and the model FPR at N keys. With --bytes, the reverse:\n"
     "the model FPR of a B-byte filter holding N keys.\n"
     "\n"
+    "scalable: N is the initial capacity; the row is layer 0 of the chain and\n"
+    "its FPR at N keys (the chain's bound while it holds N). Past N the chain\n"
+    "adds layers and its FPR stays <= P. With --bytes: N keys in one layer.\n"
+    "\n"
     "Numbers take suffixes k M G T (x1000) or Ki Mi Gi Ti (x1024), or 1e6.\n"
     "  --n N       number of distinct keys\n"
     "  --fpp P     target false-positive rate, 0 < P < 1\n"
     "  --bytes B   filter size in bytes (reverse mode)\n";
 
+/* Every family the library knows, in id order. */
+static size_t families(bf_family *ids) { return cli_families(ids, 255); }
+
+/* The scalable row's meaning, under the table (where it is listed);
+ * fpp 0: the reverse mode. */
+static void scalable_note(const bf_family *ids, size_t n, double fpp) {
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] != BF_FAMILY_SCALABLE) continue;
+        if (fpp > 0)
+            printf("scalable: layer 0 of a chain of initial capacity N (expansion %u, ratio %g);\n"
+                   "          past N the chain adds layers and its FPR stays <= %g\n",
+                   BF_SCALABLE_DEFAULT_EXPANSION, BF_SCALABLE_DEFAULT_RATIO, fpp);
+        else
+            printf("scalable: N keys in one layer of that size (a chain reserved at N)\n");
+    }
+}
+
 /* What bf_filter_new would allocate for n keys at fpp, per family. */
 static int by_fpp(uint64_t n, double fpp) {
+    bf_family ids[255];
+    size_t nf = families(ids);
     printf("%" PRIu64 " keys at fpp %g\n", n, fpp);
     printf("%-9s %15s %9s %4s %8s %12s\n", "family", "bytes", "bits/key", "k", "fp_bits",
            "model_fpp");
     int status = 0;
-    for (size_t i = 0; i < NFAMILIES; i++) {
+    for (size_t i = 0; i < nf; i++) {
         bf_sizing s;
-        int rc = bf_size_for(families[i], n, fpp, &s);
+        int rc = bf_size_for(ids[i], n, fpp, &s);
         if (rc) {
-            printf("%-9s %s\n", bf_family_name(families[i]), bf_strerror(rc));
+            printf("%-9s %s\n", bf_family_name(ids[i]), bf_strerror(rc));
             status = BF_CLI_EXIT_ERROR;
             continue;
         }
         char kbuf[16] = "-", fbuf[16] = "-";
         if (s.k) snprintf(kbuf, sizeof kbuf, "%u", s.k);
         if (s.fp_bits) snprintf(fbuf, sizeof fbuf, "%u", s.fp_bits);
-        printf("%-9s %15" PRIu64 " %9.3f %4s %8s %12.4g\n", bf_family_name(families[i]),
-               s.num_bytes, s.bits_per_key, kbuf, fbuf, s.model_fpp);
+        printf("%-9s %15" PRIu64 " %9.3f %4s %8s %12.4g\n", bf_family_name(ids[i]), s.num_bytes,
+               s.bits_per_key, kbuf, fbuf, s.model_fpp);
     }
+    scalable_note(ids, nf, fpp);
     return status;
 }
 
@@ -49,20 +69,23 @@ static int by_bytes(uint64_t n, uint64_t bytes) {
     printf("%" PRIu64 " keys in %" PRIu64 " bytes (%.3f bits/key)\n", n, bytes,
            8.0 * (double)bytes / (double)n);
     printf("%-9s %12s\n", "family", "model_fpp");
+    bf_family ids[255];
+    size_t nf = families(ids);
     int status = 0;
-    for (size_t i = 0; i < NFAMILIES; i++) {
+    for (size_t i = 0; i < nf; i++) {
         double p;
-        int rc = bf_fpp_for(families[i], bytes, n, &p);
+        int rc = bf_fpp_for(ids[i], bytes, n, &p);
         if (rc == BF_EFULL) {
             printf("%-9s %12s  (cannot hold %" PRIu64 " keys in %" PRIu64 " bytes)\n",
-                   bf_family_name(families[i]), "-", n, bytes);
+                   bf_family_name(ids[i]), "-", n, bytes);
         } else if (rc) {
-            printf("%-9s %s\n", bf_family_name(families[i]), bf_strerror(rc));
+            printf("%-9s %s\n", bf_family_name(ids[i]), bf_strerror(rc));
             status = BF_CLI_EXIT_ERROR;
         } else {
-            printf("%-9s %12.4g\n", bf_family_name(families[i]), p);
+            printf("%-9s %12.4g\n", bf_family_name(ids[i]), p);
         }
     }
+    scalable_note(ids, nf, 0);
     return status;
 }
 

@@ -11,7 +11,9 @@ static const char help[] =
     "\n"
     "Describes a native filter file: family, sizes, kernel, keys inserted,\n"
     "fill ratio, estimated keys and FPR as it stands, format version, and\n"
-    "whether hashing is keyed. Verifies the payload checksum.\n"
+    "whether hashing is keyed. Verifies the payload checksum. A scalable\n"
+    "chain also shows its parameters, its bound and every layer's capacity,\n"
+    "keys, bytes and target.\n"
     "  --json      one JSON object instead of text\n";
 
 static void json_string(const char *s) {
@@ -30,7 +32,42 @@ typedef struct facts {
     unsigned version;
     uint64_t file_bytes, seed;
     bf_stats s;
+    const bf_scalable *chain; /* scalable filters, else NULL */
+    bf_scalable_info ci;
 } facts;
+
+/* A scalable chain: its parameters, totals and layers, as JSON members. */
+static void print_chain_json(const facts *x) {
+    const bf_scalable_info *c = &x->ci;
+    printf(",\"scalable\":{\"fpp\":%.17g,\"expansion\":%u,\"ratio\":%.17g,\"nonscaling\":%s"
+           ",\"capacity\":%" PRIu64 ",\"count\":%" PRIu64 ",\"bound_fpp\":%.6g,\"layers\":[",
+           c->fpp, c->expansion, c->ratio, (c->flags & BF_SCALABLE_NONSCALING) ? "true" : "false",
+           c->capacity, c->count, c->bound_fpp);
+    for (size_t i = 0; i < c->num_layers; i++) {
+        bf_scalable_layer l;
+        if (bf_scalable_get_layer(x->chain, i, &l) != BF_OK) break;
+        printf("%s{\"capacity\":%" PRIu64 ",\"count\":%" PRIu64 ",\"bytes\":%zu,\"fpp\":%.6g}",
+               i ? "," : "", l.capacity, l.count, bf_sbbf_num_bytes(l.sbbf), l.fpp);
+    }
+    printf("]}");
+}
+
+static void print_chain_text(const facts *x) {
+    const bf_scalable_info *c = &x->ci;
+    printf("chain:           %zu layer%s, expansion %u, ratio %g, target fpp %g%s\n",
+           c->num_layers, c->num_layers == 1 ? "" : "s", c->expansion, c->ratio, c->fpp,
+           (c->flags & BF_SCALABLE_NONSCALING) ? ", non-scaling" : "");
+    printf("capacity:        %" PRIu64 " keys (%" PRIu64 " written)\n", c->capacity, c->count);
+    printf("bound fpp:       %.6g (every layer at capacity)\n", c->bound_fpp);
+    for (size_t i = 0; i < c->num_layers; i++) {
+        bf_scalable_layer l;
+        if (bf_scalable_get_layer(x->chain, i, &l) != BF_OK) break;
+        char label[32];
+        snprintf(label, sizeof label, "layer %zu:", i);
+        printf("%-17scapacity %" PRIu64 ", keys %" PRIu64 ", bytes %zu, target %.4g\n", label,
+               l.capacity, l.count, bf_sbbf_num_bytes(l.sbbf), l.fpp);
+    }
+}
 
 static void print_json(const facts *x) {
     const bf_stats *s = &x->s;
@@ -40,10 +77,12 @@ static void print_json(const facts *x) {
            ",\"payload_bytes\":%" PRIu64 ",\"kernel\":\"%s\",\"keys_inserted\":%" PRIu64
            ",\"cells\":%" PRIu64 ",\"cells_set\":%" PRIu64
            ",\"fill_ratio\":%.6f,\"est_keys\":%.1f,\"est_fpp\":%.6g,\"k\":%u,\"fp_bits\":%u"
-           ",\"keyed\":%s,\"seed\":%" PRIu64 "}\n",
+           ",\"keyed\":%s,\"seed\":%" PRIu64,
            x->version, bf_family_name(s->family), x->file_bytes, s->num_bytes, s->kernel,
            s->inserted, s->cells, s->cells_set, s->fill_ratio, s->est_keys, s->est_fpp, s->k,
            s->fp_bits, x->seed ? "true" : "false", x->seed);
+    if (x->chain) print_chain_json(x);
+    printf("}\n");
 }
 
 static void print_text(const facts *x) {
@@ -68,6 +107,7 @@ static void print_text(const facts *x) {
     /* The native format keeps a seed exactly when hashing is keyed. */
     if (x->seed) printf("hashing:         keyed, seed 0x%016" PRIx64 "\n", x->seed);
     else printf("hashing:         XXH64 seed 0 (Parquet)\n");
+    if (x->chain) print_chain_text(x);
 }
 
 static int run(int argc, char **argv) {
@@ -100,6 +140,11 @@ static int run(int argc, char **argv) {
     if ((rc = bf_filter_stats(f, &x.s)) != BF_OK) {
         bf_filter_free(f);
         return cli_lib_error(file, "cannot compute statistics", rc, 0);
+    }
+    x.chain = bf_filter_scalable(f);
+    if (x.chain && (rc = bf_scalable_get_info(x.chain, &x.ci)) != BF_OK) {
+        bf_filter_free(f);
+        return cli_lib_error(file, "cannot describe the chain", rc, 0);
     }
     if (json) print_json(&x);
     else print_text(&x);

@@ -283,6 +283,36 @@ static void sbbf_view_refuses(bf_sbbf *s) {
     cr_assert_eq(bf_sbbf_set_seed(s, bf_sbbf_seed(s)), BF_EREADONLY);
 }
 
+/* Every mutating call of the scalable API on a chain that is a view; the
+ * chain (layers, counts, seed) is unchanged. */
+static void scalable_view_refuses(bf_scalable *c) {
+    const uint64_t h[2] = {1, 2};
+    uint8_t added[2] = {9, 9};
+    size_t done = 9;
+    bool one = true;
+    bf_scalable_info before, after;
+    cr_assert_eq(bf_scalable_get_info(c, &before), BF_OK);
+    cr_assert_eq(bf_scalable_add_hash(c, 1, &one), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_add_hash(c, 1, NULL), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_add_hashes(c, h, 2, added, &done), BF_EREADONLY);
+    cr_assert_eq(done, 0);
+    cr_assert_eq(bf_scalable_add(c, "x", 1, NULL), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_clear(c), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_set_seed(c, bf_scalable_seed(c) + 1), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_set_seed(c, bf_scalable_seed(c)), BF_EREADONLY);
+    const uint8_t zero[8] = {0};
+    cr_assert_eq(bf_scalable_write_layer(c, 0, 0, zero, sizeof zero), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_get_info(c, &after), BF_OK);
+    cr_assert(before.count == after.count && before.num_layers == after.num_layers &&
+              before.fill_ratio == after.fill_ratio);
+    /* Its layers are SBBF views: each refuses every SBBF write too. */
+    for (size_t i = 0; i < before.num_layers; i++) {
+        bf_scalable_layer l;
+        cr_assert_eq(bf_scalable_get_layer(c, i, &l), BF_OK);
+        sbbf_view_refuses((bf_sbbf *)l.sbbf);
+    }
+}
+
 /* The family object under a read-only bf_filter refuses every write of its
  * own API too. */
 static void family_object_refuses(bf_filter *v) {
@@ -297,6 +327,11 @@ static void family_object_refuses(bf_filter *v) {
     } else if (bf_filter_cuckoo(v)) {
         cr_assert_eq(bf_cuckoo_insert_hash(bf_filter_cuckoo(v), 1), BF_EREADONLY);
         cr_assert_eq(bf_cuckoo_remove_hash(bf_filter_cuckoo(v), 1), BF_EREADONLY);
+    } else if (bf_filter_scalable(v)) {
+        scalable_view_refuses(bf_filter_scalable(v));
+    } else {
+        cr_assert_fail("%s: no family object to check: add its mutating calls here",
+                       bf_family_name(bf_filter_family(v)));
     }
 }
 

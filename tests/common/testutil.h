@@ -4,6 +4,8 @@
 #ifndef BF_TESTUTIL_H
 #define BF_TESTUTIL_H
 
+#include "blockfilter.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +51,16 @@ static inline uint8_t *tu_read_file(const char *path, size_t *len) {
     }
     *len = n;
     return buf;
+}
+
+/* Every family the library knows (its registry, walked by id: ids are one
+ * byte), into out; returns how many. Suites that hold for every family loop
+ * over these, so a new family is tested with no edit. */
+static inline size_t tu_families(bf_family out[255]) {
+    size_t n = 0;
+    for (unsigned id = 1; id < 256; id++)
+        if (bf_family_name((bf_family)id)) out[n++] = (bf_family)id;
+    return n;
 }
 
 /* Reads $BF_TEST_DATA/<rel> (tests/data when unset) like tu_read_file. */

@@ -50,6 +50,17 @@ seq 100001 102000 | sed 's/^/absent-/' >absent.txt
 # an empty key (empty line), and a last line without a newline.
 printf 'a\000b\n\377\376\375\nnul-at-end\000\n\r\n\nlast-no-newline' >binary.txt
 
+# ---- the families: what the library registers, as the tool lists them --
+# Every loop below walks this list, so a family the library adds is built,
+# queried, inspected and merged here with no edit.
+bf build --family nope -o x.bf keys.txt >out 2>err
+FAMILIES=$(sed -n 's/.*--family needs one of //p' err | sed 's/,/ /g; s/ or / /')
+for fam in sbbf bloom counting cuckoo scalable; do
+  case " $FAMILIES " in *" $fam "*) ok ;; *) bad "family list '$FAMILIES' lacks $fam" ;; esac
+done
+# Families whose filters cannot be merged (the library says unsupported).
+NOMERGE="cuckoo scalable"
+
 # ---- help and usage ---------------------------------------------------
 expect 0 "--help" -- bf --help
 has out "commands:" "--help lists commands"
@@ -65,11 +76,20 @@ has out "^blockfilter [0-9]+\.[0-9]+\.[0-9]+" "--version"
 
 # ---- calc -------------------------------------------------------------
 expect 0 "calc" -- bf calc --n 1M --fpp 0.01
-for fam in sbbf bloom counting cuckoo; do has out "^$fam " "calc row $fam"; done
+for fam in $FAMILIES; do has out "^$fam " "calc row $fam"; done
 # sbbf at 1%: about 10-13 bits/key, and its model FPR does not exceed the target
 awk '$1=="sbbf" { if ($3 < 9 || $3 > 14 || $6 > 0.01) exit 1 }' out && ok || bad "calc sbbf figures: $(grep sbbf out)"
+# scalable: layer 0 for 1M keys at the chain's tighter target (0.5017 %):
+# 12.20 bits/key, its model at N below half the target.
+awk '$1=="scalable" { if ($3 < 12.1 || $3 > 12.3 || $6 > 0.00502 || $4 != 8) exit 1 }' out && ok ||
+  bad "calc scalable figures: $(grep scalable out)"
+has out "^scalable: layer 0 of a chain of initial capacity N" "calc scalable note"
+has out "FPR stays <= 0.01$" "calc scalable note names the target"
 expect 0 "calc reverse" -- bf calc --n 1000000 --bytes 1Mi
-for fam in sbbf bloom counting cuckoo; do has out "^$fam " "calc reverse row $fam"; done
+for fam in $FAMILIES; do has out "^$fam " "calc reverse row $fam"; done
+# One layer of those bytes: the SBBF's figure.
+[ "$(awk '$1=="sbbf"{print $2}' out)" = "$(awk '$1=="scalable"{print $2}' out)" ] && ok ||
+  bad "calc reverse scalable is not one SBBF layer: $(cat out)"
 awk '$1=="bloom" { if ($2 <= 0 || $2 >= 1) exit 1 }' out && ok || bad "calc reverse bloom fpp"
 expect 2 "calc bad fpp" -- bf calc --n 10 --fpp 1.5
 has err "fpp" "calc bad fpp message"
@@ -77,7 +97,7 @@ expect 2 "calc both modes" -- bf calc --n 10 --fpp 0.1 --bytes 64
 expect 2 "calc no n" -- bf calc --fpp 0.1
 
 # ---- build + query, every family, file and stdin ----------------------
-for fam in sbbf bloom counting cuckoo; do
+for fam in $FAMILIES; do
   expect 0 "build $fam from file" -- bf build --quiet --family "$fam" --fpp 0.001 -o "$fam.bf" keys.txt
   expect 0 "query $fam all present" -- bf query "$fam.bf" keys.txt
   [ "$(grep -c $'\tmaybe$' out)" -eq 2000 ] && ok || bad "query $fam: not 2000 maybe lines"
@@ -175,25 +195,106 @@ expect 0 "query random-keyed" -- bf query --count rkeyed.bf keys.txt
 expect 2 "--seed with --keyed" -- bf build --seed 1 --keyed -o x.bf keys.txt
 
 # ---- merge ------------------------------------------------------------
-for fam in sbbf bloom counting; do
+cat keys.txt keys2.txt >both.txt
+for fam in $FAMILIES; do
+  case " $NOMERGE " in *" $fam "*) continue ;; esac
   expect 0 "build A $fam" -- bf build --quiet --family $fam --n 4000 -o A.bf keys.txt
   expect 0 "build B $fam" -- bf build --quiet --family $fam --n 4000 -o B.bf keys2.txt
   expect 0 "merge $fam" -- bf merge -o AB.bf A.bf B.bf
-  cat keys.txt keys2.txt >both.txt
   expect 0 "merged $fam has both" -- bf query --count AB.bf both.txt
   has out "^maybe 4000$" "merged $fam count"
   expect 0 "info merged $fam" -- bf info AB.bf
 done
+# The in-place merge below works on the last mergeable family's A and B.
 expect 0 "merge in place" -- bf merge -o A.bf A.bf B.bf
 expect 0 "in-place merge has both" -- bf query --count A.bf both.txt
 expect 2 "merge size mismatch" -- bf merge -o M.bf sbbf.bf n.bf
 has err "n.bf: cannot merge into sbbf.bf: filters differ" "mismatch names both files"
 expect 2 "merge families" -- bf merge -o M.bf sbbf.bf bloom.bf
 has err "bloom.bf" "family mismatch names the file"
-expect 2 "merge cuckoo" -- bf merge -o M.bf cuckoo.bf cuckoo.bf
-has err "cuckoo.bf: .*unsupported" "cuckoo merge unsupported"
+for fam in $NOMERGE; do
+  expect 2 "merge $fam" -- bf merge -o M.bf $fam.bf $fam.bf
+  has err "$fam.bf: .*unsupported" "$fam merge unsupported"
+done
 expect 2 "merge one input" -- bf merge -o M.bf A.bf
 [ ! -e M.bf ] && ok || bad "failed merge left a file"
+
+# ---- scalable: a chain that grows, its options, its info --------------
+# From 100 keys up: layers of 100, 200, 400, 800, 1600 hold the 2000 keys.
+expect 0 "build scalable --n 100" -- bf build --quiet --family scalable --n 100 -o grown.bf keys.txt
+expect 0 "grown chain has every key" -- bf query --count grown.bf keys.txt
+has out "^maybe 2000$" "grown chain count"
+expect 1 "grown chain absent keys" -- bf query --count grown.bf absent.txt
+no=$(awk '$1=="no"{print $2}' out)
+[ "${no:-0}" -ge 1940 ] && ok || bad "grown chain: only ${no:-?} of 2000 'no' (fpp 0.01)"
+expect 0 "info grown" -- bf info grown.bf
+has out "^family: +scalable$" "info grown family"
+has out "^chain: +5 layers, expansion 2, ratio 0.5, target fpp 0.01$" "info grown chain line"
+has out "^capacity: +3100 keys \([0-9]+ written\)$" "info grown capacity"
+has out "^bound fpp: +0\.00[0-9]+ " "info grown bound"
+has out "^layer 0: +capacity 100, keys 100, bytes [0-9]+, target 0.005017$" "info layer 0"
+has out "^layer 4: +capacity 1600, keys [0-9]+, " "info layer 4"
+[ "$(grep -c '^layer ' out)" -eq 5 ] && ok || bad "info grown: not 5 layer lines"
+expect 0 "info --json grown" -- bf info --json grown.bf
+if command -v python3 >/dev/null; then
+  python3 -c '
+import json
+d = json.load(open("out"))
+c = d["scalable"]
+assert d["family"] == "scalable" and d["keys_inserted"] == 2000
+assert c["expansion"] == 2 and c["ratio"] == 0.5 and c["fpp"] == 0.01 and c["nonscaling"] is False
+L = c["layers"]
+assert [l["capacity"] for l in L] == [100 * 2 ** i for i in range(5)], L
+assert all(l["count"] == l["capacity"] for l in L[:-1]) and 1 <= L[-1]["count"] <= 1600
+assert sum(l["count"] for l in L) == c["count"] == d["est_keys"]
+assert 1950 < c["count"] <= 2000 and c["capacity"] == 3100
+assert sum(l["bytes"] for l in L) == d["payload_bytes"] and d["cells"] == 8 * d["payload_bytes"]
+assert d["file_bytes"] == 64 + 32 + 32 * 5 + d["payload_bytes"]
+assert all(abs(L[i + 1]["fpp"] / L[i]["fpp"] - 0.5) < 1e-3 for i in range(4))
+assert 0 < d["est_fpp"] < 0.02 and 0 < c["bound_fpp"] <= 0.01
+' && ok || bad "info --json scalable fields: $(cat out)"
+fi
+# Other parameters: --expansion, --ratio.
+expect 0 "build scalable --expansion 4 --ratio 0.8" -- \
+  bf build --quiet --family scalable --n 100 --expansion 4 --ratio=0.8 -o e4.bf keys.txt
+expect 0 "info e4" -- bf info e4.bf
+has out "^chain: +3 layers, expansion 4, ratio 0.8, target fpp 0.01$" "info e4 chain line"
+has out "^layer 2: +capacity 1600, " "info e4 layer 2"
+expect 0 "e4 has every key" -- bf query --count e4.bf keys.txt
+# Without --n the chain is reserved for exactly the keys given: one layer.
+expect 0 "build scalable, counted" -- bf build --quiet --family scalable -o counted.bf keys.txt
+expect 0 "info counted" -- bf info counted.bf
+has out "^chain: +1 layer, " "counted chain is one layer"
+cat keys.txt | bf build --quiet --family scalable -o counted-pipe.bf
+cmp -s counted.bf counted-pipe.bf && ok || bad "scalable pipe build differs from file build"
+# Non-scaling: exactly --n keys, then a clear error and no file.
+expect 2 "nonscaling overfull" -- bf build --quiet --family scalable --n 100 --nonscaling -o ns.bf keys.txt
+has err "keys.txt: line [0-9]+: filter full.*drop --nonscaling" "nonscaling overfull message"
+[ ! -e ns.bf ] && ok || bad "nonscaling overfull left a file"
+expect 0 "nonscaling that fits" -- bf build --quiet --family scalable --n 2000 --nonscaling -o ns.bf keys.txt
+expect 0 "info nonscaling" -- bf info ns.bf
+has out "^chain: +1 layer, expansion 2, ratio 0.5, target fpp 0.01, non-scaling$" "info non-scaling"
+expect 0 "nonscaling has every key" -- bf query --count ns.bf keys.txt
+# Keyed chains.
+expect 0 "build scalable --seed" -- bf build --quiet --family scalable --n 50 --seed 7 -o sk.bf keys.txt
+expect 0 "keyed chain has every key" -- bf query --count sk.bf keys.txt
+expect 0 "info keyed chain" -- bf info sk.bf
+has out "keyed, seed 0x0000000000000007" "keyed chain seed"
+# Bad options.
+for bad_opt in "--expansion 0" "--expansion 32769" "--expansion x" "--ratio 1" "--ratio 0" "--ratio -0.5"; do
+  expect 2 "scalable $bad_opt" -- bf build --family scalable $bad_opt -o x.bf keys.txt
+done
+expect 2 "--ratio without scalable" -- bf build --ratio 0.8 -o x.bf keys.txt
+has err "need --family scalable" "scalable-only option message"
+expect 2 "--nonscaling with bloom" -- bf build --family bloom --nonscaling -o x.bf keys.txt
+[ ! -e x.bf ] && ok || bad "refused scalable build left a file"
+expect 2 "scalable to parquet" -- bf convert --to parquet grown.bf -o x.bin
+has err "grown.bf: a scalable filter; only sbbf" "scalable convert message"
+expect 0 "build --help names scalable options" -- bf build --help
+has out "--expansion E" "build --help --expansion"
+has out "--nonscaling" "build --help --nonscaling"
+expect 2 "build bad family lists scalable" -- bf build --family nope -o x.bf keys.txt
+has err "sbbf, bloom, counting, cuckoo or scalable" "family list from the library"
 
 # ---- convert ----------------------------------------------------------
 expect 0 "to parquet" -- bf convert --to parquet sbbf.bf -o sbbf.parquet.bin

@@ -15,7 +15,10 @@
  *           buffer bytes, as in mode 0);
  *   mode 3: convert the input (--to parquet|native); a success must load;
  *   mode 4: merge the input with itself;
- *   mode 5: calc with NUL-separated arguments from the input.
+ *   mode 5: calc with NUL-separated arguments from the input;
+ *   mode 6: as mode 0 for a scalable chain from 4 keys up (byte 1: bits
+ *           0-1 the expansion, bit 2 the ratio, bit 3 --nonscaling, which
+ *           alone may refuse keys; bits 4-7 the read buffer).
  * Input: byte 0 = mode, byte 1 = options, then the file or argument bytes.
  * stdout and stderr of the tool are discarded (mode 0 keeps the query's
  * stdout to check it).
@@ -134,10 +137,60 @@ static uint8_t *expected_answers(const uint8_t *d, size_t n, int crlf, size_t *l
 #define ARGC(...) ((int)(sizeof((char *[]){__VA_ARGS__}) / sizeof(char *)))
 #define CLI(...) cli(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
+/* build with the given options (read buffer `chunk` bytes, 0 = default),
+ * then query the same keys: every key found, and the answers exactly the
+ * key lines. may_fail: the family may refuse keys (exit 2, no file). */
+static void build_and_query(const uint8_t *data, size_t size, unsigned chunk, int with_crlf,
+                            char **opts, int nopts, int may_fail) {
+    char *argv[24];
+    int argc = 0;
+    argv[argc++] = "blockfilter";
+    argv[argc++] = "build";
+    for (int i = 0; i < nopts; i++) argv[argc++] = opts[i];
+    argv[argc++] = "--fpp";
+    argv[argc++] = "0.01";
+    argv[argc++] = "-o";
+    argv[argc++] = filt_path;
+    argv[argc++] = keys_path;
+    argv[argc] = NULL;
+    write_file(keys_path, data, size);
+    set_chunk(chunk);
+    int rc = cli(argc, argv);
+    if (rc != 0) {
+        set_chunk(0);
+        FUZZ_CHECK(rc == BF_CLI_EXIT_ERROR && may_fail);
+        return;
+    }
+    set_chunk(chunk ? 16 - chunk : 0);
+    FILE *ans = fopen(answers, "wb");
+    FUZZ_CHECK(ans != NULL);
+    char *qargv[6];
+    int qargc = 0;
+    qargv[qargc++] = "blockfilter";
+    qargv[qargc++] = "query";
+    if (with_crlf) qargv[qargc++] = "--crlf";
+    qargv[qargc++] = filt_path;
+    qargv[qargc++] = keys_path;
+    qargv[qargc] = NULL;
+    rc = cli_to(ans, qargc, qargv);
+    FUZZ_CHECK(fclose(ans) == 0);
+    set_chunk(0);
+    FUZZ_CHECK(rc == 0); /* every key built in is found */
+    size_t got_len = 0, want_len = 0;
+    uint8_t *got = read_whole_file(answers, &got_len);
+    uint8_t *want = expected_answers(data, size, with_crlf, &want_len);
+    FUZZ_CHECK(got != NULL);
+    FUZZ_CHECK(got_len == want_len && (want_len == 0 || !memcmp(got, want, want_len)));
+    free(got);
+    free(want);
+    rc = CLI("blockfilter", "info", "--json", filt_path);
+    FUZZ_CHECK(rc == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     setup();
-    unsigned mode = data[0] % 6u, opt = data[1];
+    unsigned mode = data[0] % 7u, opt = data[1];
     data += 2;
     size -= 2;
     unlink(filt_path);
@@ -146,45 +199,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     switch (mode) {
     case 0: {
         static char *fams[] = {"sbbf", "bloom", "counting", "cuckoo"};
-        char *fam = fams[opt & 3u];
         char *crlf = (opt & 4u) ? "--crlf" : "--quiet";
         char *keyed = (opt & 8u) ? "--keyed" : "--quiet";
-        write_file(keys_path, data, size);
-        unsigned chunk = opt >> 4;
-        set_chunk(chunk);
-        rc = CLI("blockfilter", "build", "--family", fam, crlf, keyed, "--fpp", "0.01", "-o",
-                 filt_path, keys_path);
-        if (rc != 0) {
-            set_chunk(0);
-            /* Only a cuckoo filter may refuse keys (BF_EFULL). */
-            FUZZ_CHECK(rc == BF_CLI_EXIT_ERROR && (opt & 3u) == 3u);
-            break;
-        }
-        set_chunk(chunk ? 16 - chunk : 0);
-        FILE *ans = fopen(answers, "wb");
-        FUZZ_CHECK(ans != NULL);
-        int with_crlf = (opt & 4u) != 0;
-        char *qargv[6];
-        int qargc = 0;
-        qargv[qargc++] = "blockfilter";
-        qargv[qargc++] = "query";
-        if (with_crlf) qargv[qargc++] = "--crlf";
-        qargv[qargc++] = filt_path;
-        qargv[qargc++] = keys_path;
-        qargv[qargc] = NULL;
-        rc = cli_to(ans, qargc, qargv);
-        FUZZ_CHECK(fclose(ans) == 0);
-        set_chunk(0);
-        FUZZ_CHECK(rc == 0); /* every key built in is found */
-        size_t got_len = 0, want_len = 0;
-        uint8_t *got = read_whole_file(answers, &got_len);
-        uint8_t *want = expected_answers(data, size, with_crlf, &want_len);
-        FUZZ_CHECK(got != NULL);
-        FUZZ_CHECK(got_len == want_len && (want_len == 0 || !memcmp(got, want, want_len)));
-        free(got);
-        free(want);
-        rc = CLI("blockfilter", "info", "--json", filt_path);
-        FUZZ_CHECK(rc == 0);
+        char *args[] = {"--family", fams[opt & 3u], crlf, keyed};
+        /* Only a cuckoo filter may refuse keys (BF_EFULL). */
+        build_and_query(data, size, opt >> 4, (opt & 4u) != 0, args, 4, (opt & 3u) == 3u);
+        break;
+    }
+    case 6: {
+        /* A scalable chain from 4 keys up: grows through layers of 4 x
+         * expansion^i keys; non-scaling refuses the fifth new key. */
+        static char *exps[] = {"1", "2", "3", "32768"};
+        char *args[] = {"--family", "scalable", "--n", "4", "--expansion", exps[opt & 3u],
+                        "--ratio", (opt & 4u) ? "0.9" : "0.5", (opt & 8u) ? "--nonscaling" : "--quiet"};
+        build_and_query(data, size, opt >> 4, 0, args, 9, (opt & 8u) != 0);
         break;
     }
     case 1:

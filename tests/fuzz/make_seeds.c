@@ -78,6 +78,24 @@ static uint8_t *save(const bf_filter *f, size_t *len) {
     return b;
 }
 
+/* CLI seeds of a filter file: info (text and JSON), query, convert to
+ * Parquet, merge with itself. */
+static void cli_file_seeds(const bf_filter *f, const char *suffix) {
+    static const struct { uint8_t mode, opt; const char *name; } runs[] = {
+        {1, 0, "info"}, {1, 1, "info-json"}, {2, 0, "query"}, {3, 1, "convert-to-parquet"},
+        {4, 0, "merge"},
+    };
+    size_t ilen;
+    uint8_t *img = save(f, &ilen);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        uint8_t hdr[2] = {runs[i].mode, runs[i].opt};
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", runs[i].name, suffix);
+        put("cli", name, hdr, 2, img, ilen);
+    }
+    free(img);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) die("usage: fuzz_make_seeds <test data dir> <corpus dir>");
     const char *data_dir = argv[1];
@@ -143,27 +161,36 @@ int main(int argc, char **argv) {
         bf_sbbf_free(f);
     }
 
-    /* ---- native images of every family ---- */
-    static const bf_family fams[] = {BF_FAMILY_SBBF, BF_FAMILY_BLOOM, BF_FAMILY_COUNTING,
-                                     BF_FAMILY_CUCKOO};
-    for (size_t i = 0; i < 4; i++) {
-        for (int keyed = 0; keyed < 2; keyed++) {
+    /* ---- native images of every family the library knows ---- */
+    bf_family fams[256];
+    size_t nf = 0;
+    for (unsigned id = 1; id < 256; id++)
+        if (bf_family_name((bf_family)id)) fams[nf++] = (bf_family)id;
+    for (size_t i = 0; i < nf; i++) {
+        /* 0: plain, 1: keyed, 2: overfull (sized for 8 keys, given 40, up
+         * to the first refused insert): a cuckoo filter near failure, a
+         * scalable chain of several layers. */
+        for (int variant = 0; variant < 3; variant++) {
             bf_filter *f = NULL;
-            if (bf_filter_new(&f, fams[i], 64, 0.05) != BF_OK) die("filter_new");
-            if (keyed && bf_filter_set_seed(f, 0x5eed5eed5eed5eedu) != BF_OK) die("set_seed");
+            if (bf_filter_new(&f, fams[i], variant == 2 ? 8 : 64, 0.05) != BF_OK) die("filter_new");
+            if (variant == 1 && bf_filter_set_seed(f, 0x5eed5eed5eed5eedu) != BF_OK) die("set_seed");
             for (int k = 0; k < 40; k++) {
                 char key[16];
                 int n = snprintf(key, sizeof key, "key%d", k);
-                if (bf_filter_insert(f, key, (size_t)n) != BF_OK) die("insert");
+                int rc = bf_filter_insert(f, key, (size_t)n);
+                if (rc == BF_EFULL && variant == 2) break;
+                if (rc != BF_OK) die("insert");
             }
             size_t ilen;
             uint8_t *img = save(f, &ilen);
             char name[128];
             const char *fn = bf_family_name(fams[i]);
-            snprintf(name, sizeof name, "%s%s", fn, keyed ? "-keyed" : "");
+            static const char *const suffix[] = {"", "-keyed", "-overfull"};
+            snprintf(name, sizeof name, "%s%s", fn, suffix[variant]);
             native_seed(name, img, ilen);
-            if (!keyed) {
-                uint8_t ctl;
+            uint8_t ctl;
+            uint8_t *m = malloc(ilen);
+            if (variant == 0) {
                 /* Payload corrupted (checks stale: payload check fails). */
                 img[ilen - 1] ^= 0x40;
                 snprintf(name, sizeof name, "%s-bad-payload", fn);
@@ -172,7 +199,6 @@ int main(int argc, char **argv) {
                 /* Fields corrupted with the checks recomputed (control
                  * bit 0): the field validation must catch them. */
                 ctl = 1;
-                uint8_t *m = malloc(ilen);
                 static const struct { int off; uint8_t val; const char *what; } muts[] = {
                     {24, 0xff, "p0"}, {31, 0x80, "p0-high"}, {32, 0x41, "p1"}, {36, 0x07, "p2"},
                     {40, 0x01, "p3"}, {48, 0x01, "payload-len"}, {4, 0x02, "version"},
@@ -186,7 +212,7 @@ int main(int argc, char **argv) {
                     put("filter_view", name, &ctl, 1, m, ilen);
                 }
                 /* Family byte swapped for every other family, checks fixed. */
-                for (size_t o = 0; o < 4; o++) {
+                for (size_t o = 0; o < nf; o++) {
                     if (o == i) continue;
                     memcpy(m, img, ilen);
                     m[6] = (uint8_t)fams[o];
@@ -198,8 +224,27 @@ int main(int argc, char **argv) {
                 ctl = 0;
                 snprintf(name, sizeof name, "%s-truncated", fn);
                 put("filter_load", name, &ctl, 1, img, ilen - 9);
-                free(m);
+            } else if (variant == 2) {
+                /* Payload words changed with the checks recomputed: where a
+                 * family keeps metadata in its payload (a cuckoo trailer, a
+                 * scalable chain's head and directory of layers), its own
+                 * validation must catch them. */
+                ctl = 1;
+                const size_t plen = ilen - BF_HEADER_BYTES;
+                static const size_t offs[] = {0, 8, 16, 24, 32, 40, 48, 56, 72, 80};
+                for (size_t j = 0; j < sizeof offs / sizeof offs[0] + 3; j++) {
+                    size_t off = j < sizeof offs / sizeof offs[0]
+                                     ? offs[j]
+                                     : plen - 8 * (j - sizeof offs / sizeof offs[0] + 1);
+                    if (off + 8 > plen) continue;
+                    memcpy(m, img, ilen);
+                    m[BF_HEADER_BYTES + off] ^= 0x03;
+                    snprintf(name, sizeof name, "%s-overfull-fixed-payload-%zu", fn, off);
+                    put("filter_load", name, &ctl, 1, m, ilen);
+                    put("filter_view", name, &ctl, 1, m, ilen);
+                }
             }
+            free(m);
             free(img);
             bf_filter_free(f);
         }
@@ -221,21 +266,29 @@ int main(int argc, char **argv) {
         put("cli", "build-sbbf-crlf-chunks", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
         hdr[1] = 0x70 | 1; /* bloom, 7-byte read chunks for build (9 for query) */
         put("cli", "build-bloom-chunks", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        /* Scalable chains from 4 keys up (mode 6): expansion 2, ratio 0.9,
+         * 3-byte chunks; expansion 1; non-scaling, which refuses the 5th. */
+        hdr[0] = 6, hdr[1] = 0x30 | 1 | 4;
+        put("cli", "build-scalable-grown-chunks", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[1] = 0;
+        put("cli", "build-scalable-expansion-1", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
+        hdr[1] = 8 | 2;
+        put("cli", "build-scalable-nonscaling", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[0] = 0;
         bf_filter *f = NULL;
         if (bf_filter_new(&f, BF_FAMILY_SBBF, 64, 0.05) != BF_OK) die("filter_new");
         bf_filter_insert(f, "hello", 5);
-        size_t ilen;
-        uint8_t *img = save(f, &ilen);
+        cli_file_seeds(f, "");
         bf_filter_free(f);
-        hdr[0] = 1, hdr[1] = 1;
-        put("cli", "info-json", hdr, 2, img, ilen);
-        hdr[0] = 2, hdr[1] = 0;
-        put("cli", "query", hdr, 2, img, ilen);
-        hdr[0] = 3, hdr[1] = 1;
-        put("cli", "convert-to-parquet", hdr, 2, img, ilen);
-        hdr[0] = 4, hdr[1] = 0;
-        put("cli", "merge", hdr, 2, img, ilen);
-        free(img);
+        /* A three-layer scalable chain. */
+        if (bf_filter_new(&f, BF_FAMILY_SCALABLE, 8, 0.05) != BF_OK) die("filter_new");
+        for (int k = 0; k < 40; k++) {
+            char key[16];
+            int n = snprintf(key, sizeof key, "key%d", k);
+            if (bf_filter_insert(f, key, (size_t)n) != BF_OK) die("insert");
+        }
+        cli_file_seeds(f, "-scalable");
+        bf_filter_free(f);
         x = slurp(data_dir, "parquet/bloom_filter.xxhash.bin", &len);
         hdr[0] = 3, hdr[1] = 0;
         put("cli", "convert-parquet-to-native", hdr, 2, x, len);

@@ -3,6 +3,7 @@
 #define BF_SCALABLE_UTIL_H
 
 #include "blockfilter.h"
+#include "family.h"
 #include "scalable.h"
 #include "testutil.h"
 
@@ -11,18 +12,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A whole chain as bytes (the payload: directory, counts, every bitset),
- * for byte-for-byte comparisons. NULL if out of memory; free() it. */
-static inline uint8_t *su_snapshot(const bf_scalable *f, size_t *len) {
-    size_t n = (size_t)bf__scalable_payload_size(f);
+/* A whole chain as bytes: its native payload (directory, counts, every
+ * bitset) through the family's table, and (w, may be NULL) the header's
+ * family words. NULL if out of memory; free() it. */
+static inline uint8_t *su_encode(const bf_scalable *f, size_t *len, bf_native_params *w) {
+    size_t n = (size_t)bf__scalable_ops.payload_bytes(f);
     uint8_t *buf = malloc(n ? n : 1);
-    size_t w = 0;
-    if (!buf || bf__scalable_payload_encode(f, buf, n, &w) != BF_OK || w != n) {
-        free(buf);
-        return NULL;
-    }
+    if (!buf) return NULL;
+    bf_native_params p;
+    bf__scalable_ops.encode(f, w ? w : &p, buf);
     *len = n;
     return buf;
+}
+/* For byte-for-byte comparisons of chains. */
+static inline uint8_t *su_snapshot(const bf_scalable *f, size_t *len) {
+    return su_encode(f, len, NULL);
+}
+/* A chain from a payload and its words (the table's decode). */
+static inline int su_decode(bf_scalable **out, const bf_native_params *w, const uint8_t *buf,
+                            size_t len, uint64_t seed, bool view) {
+    void *o = NULL;
+    int rc = bf__scalable_ops.decode(out ? &o : NULL, w, buf, len, seed, view);
+    if (rc == BF_OK) *out = o;
+    return rc;
 }
 
 /* Whether two chains hold the same layers, counts and bits. */

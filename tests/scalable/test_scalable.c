@@ -418,23 +418,38 @@ Test(limits, model_arithmetic) {
     }
     cr_expect_eq(bf__scalable_model(NULL, 1, &m, &bytes), BF_EINVAL);
     cr_expect_eq(bf__scalable_model(&p, 1, NULL, &bytes), BF_EINVAL);
-    /* size_for: layer 0 of the default chain. */
+    /* bf_size_for: layer 0 of the default chain (n = initial capacity). */
     bf_sizing sz;
-    cr_assert_eq(bf__scalable_size_for(1000000, 0.01, &sz), BF_OK);
+    cr_assert_eq(bf_size_for(BF_FAMILY_SCALABLE, 1000000, 0.01, &sz), BF_OK);
+    cr_expect_eq(sz.family, BF_FAMILY_SCALABLE);
     size_t direct;
     bf_scalable *f = make(1000000, 0.01, 0, 0, 0);
     bf_scalable_info in;
     info(f, &in);
     cr_expect_eq(sz.num_bytes, in.num_bytes);
     cr_expect(sz.model_fpp <= 0.005017 && sz.model_fpp > 0.004, "%g", sz.model_fpp);
+    cr_expect(fabs(sz.model_fpp - in.bound_fpp) <= 1e-15, "the model at n (%.17g) is the chain's "
+              "bound at that size (%.17g)", sz.model_fpp, in.bound_fpp);
     cr_expect(sz.k == 8 && sz.fp_bits == 0 && sz.bits_per_key == sz.num_bytes * 8.0 / 1e6);
     cr_assert_eq(bf_sbbf_compact_bytes(1000000, 0.01, &direct), BF_OK);
     fprintf(stderr, "scalable reserved for 10^6 at 1%%: %.2f bits/key (right-sized SBBF %.2f)\n",
             sz.bits_per_key, direct * 8.0 / 1e6);
     bf_scalable_free(f);
-    cr_expect_eq(bf__scalable_size_for(0, 0.01, &sz), BF_EINVAL);
-    cr_expect_eq(bf__scalable_size_for(10, 1.0, &sz), BF_EINVAL);
-    cr_expect_eq(bf__scalable_size_for(10, 0.01, NULL), BF_EINVAL);
+    /* n = 0 is taken as one key, as the other families size it. */
+    bf_sizing one;
+    cr_expect_eq(bf_size_for(BF_FAMILY_SCALABLE, 0, 0.01, &sz), BF_OK);
+    cr_expect_eq(bf_size_for(BF_FAMILY_SCALABLE, 1, 0.01, &one), BF_OK);
+    cr_expect(sz.num_bytes == one.num_bytes && sz.num_bytes == 32);
+    cr_expect_eq(bf_size_for(BF_FAMILY_SCALABLE, 10, 1.0, &sz), BF_EINVAL);
+    cr_expect_eq(bf_size_for(BF_FAMILY_SCALABLE, 10, 0.01, NULL), BF_EINVAL);
+    /* Past the chain's byte limit: layer 0 alone over 1 TiB. */
+    cr_expect_eq(bf_size_for(BF_FAMILY_SCALABLE, (uint64_t)1 << 42, 1e-6, &sz), BF_ETOOBIG);
+    /* fpp_for: n keys in one layer of that many bytes, the SBBF's model. */
+    double p1 = 0, p2 = 0;
+    cr_expect_eq(bf_fpp_for(BF_FAMILY_SCALABLE, 1 << 20, 500000, &p1), BF_OK);
+    cr_expect_eq(bf_fpp_for(BF_FAMILY_SBBF, 1 << 20, 500000, &p2), BF_OK);
+    cr_expect_eq(p1, p2);
+    cr_expect_eq(bf_fpp_for(BF_FAMILY_SCALABLE, 31, 10, &p1), BF_EINVAL);
 }
 
 /* ---- batches ------------------------------------------------------------- */
@@ -634,18 +649,27 @@ Test(info, estimates_follow_the_filter) {
               model);
     cr_expect(in.est_fpp <= in.bound_fpp * 1.1);
     cr_expect(in.fill_ratio > 0.1 && in.fill_ratio < 0.6, "fill %g", in.fill_ratio);
+    /* bf_filter_stats of the chain wrapped in the generic interface. */
+    bf_filter *g = NULL;
+    cr_assert_eq(bf_filter_from_scalable(&g, f), BF_OK);
+    cr_expect_eq(bf_filter_scalable(g), f);
+    cr_expect_eq(bf_filter_family(g), BF_FAMILY_SCALABLE);
     bf_stats st;
-    cr_assert_eq(bf__scalable_stats(f, &st), BF_OK);
+    cr_assert_eq(bf_filter_stats(g, &st), BF_OK);
+    cr_expect_eq(st.family, BF_FAMILY_SCALABLE);
     cr_expect_eq(st.num_bytes, in.num_bytes);
-    cr_expect_eq(st.inserted, in.count);
+    cr_expect_eq(st.inserted, 0, "added through the chain's own API: not counted");
+    cr_expect_eq(st.est_keys, (double)in.count);
     cr_expect_eq(st.cells, in.num_bytes * 8);
+    cr_expect_eq(st.fill_ratio, in.fill_ratio);
+    cr_expect_eq(st.cells_set, (uint64_t)llround(in.fill_ratio * (double)st.cells));
     cr_expect_eq(st.est_fpp, in.est_fpp);
-    cr_expect_eq(st.k, 8u);
+    cr_expect(st.k == 8u && st.fp_bits == 0);
     bf_scalable_layer l;
     bf_scalable_get_layer(f, 0, &l);
     cr_expect_str_eq(st.kernel, bf_sbbf_kernel(l.sbbf));
     free(h);
-    bf_scalable_free(f);
+    bf_filter_free(g);
 }
 
 /* ---- kernels ------------------------------------------------------------- */

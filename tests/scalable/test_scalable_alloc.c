@@ -51,8 +51,7 @@ Test(alloc_fail, new) {
 
 typedef struct stored {
     bf_scalable_params p;
-    uint64_t p0;
-    uint32_t p1, p2, p3;
+    bf_native_params w;
     bf_scalable_layer_desc d[BF_SCALABLE_MAX_LAYERS];
     size_t n;
     uint8_t *payload;
@@ -70,8 +69,7 @@ static void make_stored(stored *s, size_t layers) {
         cr_assert_eq(bf_scalable_add_hash(f, tu_next(&k), NULL), BF_OK);
     for (s->n = 0; bf_scalable_get_layer(f, s->n, &l) == BF_OK; s->n++)
         s->d[s->n] = (bf_scalable_layer_desc){l.capacity, l.count, bf_sbbf_num_bytes(l.sbbf)};
-    s->payload = su_snapshot(f, &s->len);
-    bf__scalable_native_params(f, &s->p0, &s->p1, &s->p2, &s->p3);
+    s->payload = su_encode(f, &s->len, &s->w);
     cr_assert_not_null(s->payload);
     bf_scalable_free(f);
 }
@@ -82,8 +80,7 @@ static int c_restore(void *ctx, bf_scalable **o) {
 }
 static int c_decode(void *ctx, bf_scalable **o) {
     stored *s = ctx;
-    return bf__scalable_payload_decode(o, s->p0, s->p1, s->p2, s->p3, s->payload, s->len, 7,
-                                       s->view);
+    return su_decode(o, &s->w, s->payload, s->len, 7, s->view);
 }
 
 Test(alloc_fail, restore_and_decode) {

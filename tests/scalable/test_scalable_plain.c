@@ -6,6 +6,8 @@
  *  - batch adds and lookups equal single ones;
  *  - a full non-scaling chain refuses a new key and is unchanged;
  *  - restore + write_layer and the payload (copy and view) round trip;
+ *  - the fixed chain's whole native image (bf_filter_save) has a recorded
+ *    digest too, and loads and views (misaligned) answer as the chain;
  *  - a fixed chain's bytes (layer sizes and bits) have the digest recorded
  *    below on every architecture and kernel: replicas and stored chains
  *    must not depend on where they were built.
@@ -22,6 +24,9 @@
  * AVX2 and AVX-512 agree); any change means the layer sizing or the bit
  * layout changed, which breaks stored chains. */
 #define GOLDEN_DIGEST 0x7f17e65a6e7465feull
+/* XXH64 of the same chain's native image (bf_filter_save after
+ * bf_filter_from_scalable), recorded on x86-64. */
+#define GOLDEN_IMAGE_DIGEST 0xe671a4f491ca1a2aull
 
 static bf_scalable *make(uint64_t capacity, double fpp, unsigned expansion, double ratio,
                          unsigned flags) {
@@ -143,13 +148,11 @@ static void round_trips(void) {
     }
     CHECK(g && su_same(f, g), "restored chain differs");
     size_t len = 0;
-    uint8_t *buf = su_snapshot(f, &len);
-    uint64_t p0;
-    uint32_t p1, p2, p3;
-    bf__scalable_native_params(f, &p0, &p1, &p2, &p3);
+    bf_native_params w;
+    uint8_t *buf = su_encode(f, &len, &w);
     for (int view = 0; buf && view < 2; view++) {
         bf_scalable *v = NULL;
-        rc = bf__scalable_payload_decode(&v, p0, p1, p2, p3, buf, len, 99, view);
+        rc = su_decode(&v, &w, buf, len, 99, view);
         CHECK(rc == BF_OK && su_same(f, v), "payload round trip (view %d): %d", view, rc);
         if (v) CHECK(bf_scalable_contains_hashes(v, h, 3000, NULL) == 3000, "view answers");
         if (v && view) CHECK(bf_scalable_add_hash(v, 1, NULL) == BF_EREADONLY, "view writable");
@@ -177,7 +180,45 @@ static void golden(void) {
     CHECK(digest == GOLDEN_DIGEST, "chain digest %016llx (%zu bytes), recorded %016llx",
           (unsigned long long)digest, len, (unsigned long long)GOLDEN_DIGEST);
     free(buf);
-    bf_scalable_free(f);
+    /* The whole native image of the grown chain (header words, recorded
+     * count, seed, directory, bitsets), and its loaders on this host. */
+    bf_filter *g = NULL;
+    int rc = bf_filter_from_scalable(&g, f);
+    CHECK(rc == BF_OK, "wrap: %d", rc);
+    if (rc) {
+        bf_scalable_free(f);
+        return;
+    }
+    size_t ilen = bf_filter_save_size(g), w = 0;
+    uint8_t *img = malloc(ilen + 1);
+    CHECK(img && bf_filter_save(g, img, ilen, &w) == BF_OK && w == ilen, "save");
+    digest = img ? bf_hash_xxh64(img, ilen) : 0;
+    CHECK(digest == GOLDEN_IMAGE_DIGEST, "image digest %016llx (%zu bytes), recorded %016llx",
+          (unsigned long long)digest, ilen, (unsigned long long)GOLDEN_IMAGE_DIGEST);
+    for (int how = 0; img && how < 3; how++) {
+        bf_filter *c = NULL;
+        if (how == 2) memmove(img + 1, img, ilen); /* misaligned */
+        const uint8_t *at = img + (how == 2);
+        rc = how == 0 ? bf_filter_load(&c, at, ilen) : bf_filter_view(&c, at, ilen, BF_VIEW_VERIFY_PAYLOAD);
+        CHECK(rc == BF_OK, "image %d: %d", how, rc);
+        if (rc) continue;
+        size_t diff = 0;
+        for (int i = 0; i < 40000; i++) {
+            char key[32];
+            int n = snprintf(key, sizeof key, "user:%d", i);
+            diff += bf_filter_contains(c, key, (size_t)n) != bf_filter_contains(g, key, (size_t)n);
+        }
+        CHECK(diff == 0, "image %d: %zu answers differ", how, diff);
+        size_t len2 = bf_filter_save_size(c);
+        uint8_t *again = malloc(len2);
+        CHECK(again && bf_filter_save(c, again, len2, &w) == BF_OK && len2 == ilen &&
+                  memcmp(again, at, ilen) == 0,
+              "image %d: re-save differs", how);
+        free(again);
+        bf_filter_free(c);
+    }
+    free(img);
+    bf_filter_free(g);
 }
 
 int main(void) {
