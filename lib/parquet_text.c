@@ -475,9 +475,15 @@ int bf_parquet_value_from_text(const bf_parquet_file *f, size_t col, const char 
         double x = 0;
         float xf = 0;
         if (!parse_real(s, n, is_float, &x, &xf)) return BF_EINVAL;
-        uint64_t u = 0;
-        if (is_float) memcpy(&u, &xf, 4), bf_store_le32(tmp, (uint32_t)u);
-        else memcpy(&u, &x, 8), bf_store_le64(tmp, u);
+        if (is_float) {
+            uint32_t u; /* same width as the float: right on either byte order */
+            memcpy(&u, &xf, 4);
+            bf_store_le32(tmp, u);
+        } else {
+            uint64_t u;
+            memcpy(&u, &x, 8);
+            bf_store_le64(tmp, u);
+        }
         return emit(buf, cap, len, tmp, is_float ? 4 : 8);
     }
     case BF_PARQUET_BYTE_ARRAY:

@@ -59,6 +59,22 @@ typedef struct pqw_value {
 } pqw_value;
 
 /* Fixed width of a PLAIN value (0: BYTE_ARRAY). */
+/* Parquet stores floats little-endian; decode them on any host. */
+static inline float pqw_load_f32(const uint8_t *p) {
+    uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline double pqw_load_f64(const uint8_t *p) {
+    uint64_t u = 0;
+    for (int i = 8; i-- > 0;) u = u << 8 | p[i];
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
 static inline size_t pqw_width(const pqw_column *c) {
     static const size_t w[] = {1, 4, 8, 12, 4, 8, 0, 0};
     return c->type == BF_PARQUET_FIXED_LEN_BYTE_ARRAY ? (size_t)c->type_length : w[c->type];
@@ -90,13 +106,9 @@ static inline int pqw_cmp(const pqw_column *c, const pqw_value *a, const pqw_val
     case PQW_FLOAT: {
         double dx, dy;
         if (c->type == BF_PARQUET_FLOAT) {
-            float fx, fy;
-            memcpy(&fx, x, 4);
-            memcpy(&fy, y, 4);
-            dx = fx, dy = fy;
+            dx = pqw_load_f32(x), dy = pqw_load_f32(y);
         } else {
-            memcpy(&dx, x, 8);
-            memcpy(&dy, y, 8);
+            dx = pqw_load_f64(x), dy = pqw_load_f64(y);
         }
         return (dx > dy) - (dx < dy);
     }
@@ -114,16 +126,8 @@ static inline int pqw_cmp(const pqw_column *c, const pqw_value *a, const pqw_val
 }
 
 static inline bool pqw_is_nan(const pqw_column *c, const pqw_value *v) {
-    if (c->type == BF_PARQUET_FLOAT) {
-        float f;
-        memcpy(&f, v->p, 4);
-        return isnan(f);
-    }
-    if (c->type == BF_PARQUET_DOUBLE) {
-        double d;
-        memcpy(&d, v->p, 8);
-        return isnan(d);
-    }
+    if (c->type == BF_PARQUET_FLOAT) return isnan(pqw_load_f32(v->p));
+    if (c->type == BF_PARQUET_DOUBLE) return isnan(pqw_load_f64(v->p));
     return false;
 }
 
