@@ -15,8 +15,8 @@ static uint64_t next(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-int bench_parquet_file(size_t nrgs, size_t ncols, size_t rows, uint64_t seed, uint8_t **out,
-                       size_t *len, int64_t *values) {
+int bench_parquet_file(size_t nrgs, size_t ncols, size_t rows, uint64_t seed, int clustered,
+                       uint8_t **out, size_t *len, int64_t *values) {
     pqw_column *cols = calloc(ncols, sizeof *cols);
     char (*names)[24] = calloc(ncols, 24);
     size_t nvals = nrgs * ncols * rows;
@@ -42,7 +42,8 @@ int bench_parquet_file(size_t nrgs, size_t ncols, size_t rows, uint64_t seed, ui
         for (size_t c = 0; c < ncols; c++) {
             size_t at = (rg * ncols + c) * rows;
             for (size_t i = 0; i < rows; i++) {
-                int64_t v = (int64_t)(next(&s) >> 1);
+                int64_t v = clustered ? (int64_t)(((uint64_t)rg << 55) | (next(&s) >> 9))
+                                      : (int64_t)(next(&s) >> 1);
                 uint8_t *b = (uint8_t *)&store[at + i];
                 for (int k = 0; k < 8; k++) b[k] = (uint8_t)((uint64_t)v >> (8 * k));
                 vals[at + i] = (pqw_value){b, 8};

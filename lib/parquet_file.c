@@ -1179,8 +1179,429 @@ static void merge_pass(enum kind kd, const bounds *b, const bf_parquet_chunk *k,
     }
 }
 
-/* Small batches live on the stack; larger ones allocate. */
+/*
+ * Batches are probed a tile of values at a time: each value is hashed and
+ * decoded once, and its tile's hashes and scratch (46 bytes a value) stay
+ * in L2 while every row group's filter is asked about the tile; memory
+ * does not grow with n. The tile is as large as it is because each tile
+ * brings every row group's filter back into L1: with 100 filters of 16 KiB,
+ * 2048-value tiles (everything in L1) ran about 25 % slower than 8192 ones
+ * (bench/bench_parquet.cc, docs/parquet.md "Performance"). PQ_TILE is in
+ * parquet_file.h for the tests, which cut batches on tile boundaries.
+ *
+ * Per tile, the range of its values is found once; per row group, that
+ * range against the chunk's statistics says whether every value is inside
+ * (no per-value statistics test: the filter's answers become the verdicts
+ * in one pass), every value is outside (no filter call), or only some are.
+ * In the last case the values outside the range all chunks' statistics
+ * share (the exceptions: typically a handful) are the only ones checked.
+ */
+
+/* The smallest and largest value of a tile in the column's order (NaN
+ * left out: it is never outside). any = 0 when the tile has no comparable
+ * value (only NaNs). */
+typedef struct tile_range {
+    int any, has_nan;
+    key lo, hi;                     /* numeric kinds */
+    const uint8_t *lop, *hip;       /* byte kinds */
+    size_t lol, hil;
+} tile_range;
+
+static int cmp_kind(enum kind kd, const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+    return kd == K_DEC ? cmp_decimal(a, al, b, bl) : cmp_bytes(a, al, b, bl);
+}
+
+static void find_range(enum kind kd, const key *keys, const values *vals, size_t n,
+                       tile_range *t) {
+    memset(t, 0, sizeof *t);
+    switch (kd) {
+    case K_BOOL: case K_I32: case K_I64: {
+        int64_t lo = keys[0].i, hi = keys[0].i;
+        for (size_t i = 1; i < n; i++) {
+            lo = keys[i].i < lo ? keys[i].i : lo;
+            hi = keys[i].i > hi ? keys[i].i : hi;
+        }
+        t->any = 1, t->lo.i = lo, t->hi.i = hi;
+        break;
+    }
+    case K_U32: case K_U64: {
+        uint64_t lo = keys[0].u, hi = keys[0].u;
+        for (size_t i = 1; i < n; i++) {
+            lo = keys[i].u < lo ? keys[i].u : lo;
+            hi = keys[i].u > hi ? keys[i].u : hi;
+        }
+        t->any = 1, t->lo.u = lo, t->hi.u = hi;
+        break;
+    }
+    case K_F32: case K_F64: {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            double d = keys[i].d;
+            if (isnan(d)) t->has_nan = 1;
+            else t->any = 1, lo = d < lo ? d : lo, hi = d > hi ? d : hi;
+        }
+        t->lo.d = lo, t->hi.d = hi;
+        break;
+    }
+    case K_BYTES: case K_DEC: {
+        size_t len;
+        const uint8_t *p = val_at(vals, 0, &len);
+        t->lop = t->hip = p, t->lol = t->hil = len;
+        for (size_t i = 1; i < n; i++) {
+            p = val_at(vals, i, &len);
+            if (cmp_kind(kd, p, len, t->lop, t->lol) < 0) t->lop = p, t->lol = len;
+            else if (cmp_kind(kd, p, len, t->hip, t->hil) > 0) t->hip = p, t->hil = len;
+        }
+        t->any = 1;
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Where a tile's values lie against a chunk's statistics. */
+enum { R_INSIDE, R_OUTSIDE, R_MIXED };
+
+static int range_vs_stats(enum kind kd, const tile_range *t, const bounds *b,
+                          const bf_parquet_chunk *k) {
+    if (!b->use_min && !b->use_max) return R_INSIDE;
+    if (!t->any) return R_INSIDE; /* NaNs only */
+    int lo_below, hi_below, lo_above, hi_above; /* the tile's ends against min / max */
+    switch (kd) {
+    case K_BOOL: case K_I32: case K_I64:
+        lo_below = t->lo.i < b->min.i, hi_below = t->hi.i < b->min.i;
+        lo_above = t->lo.i > b->max.i, hi_above = t->hi.i > b->max.i;
+        break;
+    case K_U32: case K_U64:
+        lo_below = t->lo.u < b->min.u, hi_below = t->hi.u < b->min.u;
+        lo_above = t->lo.u > b->max.u, hi_above = t->hi.u > b->max.u;
+        break;
+    case K_F32: case K_F64:
+        lo_below = t->lo.d < b->min.d, hi_below = t->hi.d < b->min.d;
+        lo_above = t->lo.d > b->max.d, hi_above = t->hi.d > b->max.d;
+        break;
+    case K_BYTES: case K_DEC:
+        lo_below = b->use_min && cmp_kind(kd, t->lop, t->lol, k->min, k->min_len) < 0;
+        hi_below = b->use_min && cmp_kind(kd, t->hip, t->hil, k->min, k->min_len) < 0;
+        lo_above = b->use_max && cmp_kind(kd, t->lop, t->lol, k->max, k->max_len) > 0;
+        hi_above = b->use_max && cmp_kind(kd, t->hip, t->hil, k->max, k->max_len) > 0;
+        break;
+    default: return R_INSIDE;
+    }
+    lo_below &= b->use_min, hi_below &= b->use_min;
+    lo_above &= b->use_max, hi_above &= b->use_max;
+    if (!lo_below && !hi_above) return R_INSIDE;
+    /* All outside: every comparable value on one side, and no NaN (kept). */
+    if (!t->has_nan && (hi_below || lo_above)) return R_OUTSIDE;
+    return R_MIXED;
+}
+
+/* The filter's answers (0 or 1 per value) in place as verdicts: 1 -> MAYBE
+ * (0), 0 -> SKIP_BLOOM (2). Eight at a time; no byte carries into the next. */
+static void hits_to_verdicts(uint8_t *o, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, o + i, 8);
+        w = (w ^ 0x0101010101010101u) << 1;
+        memcpy(o + i, &w, 8);
+    }
+    for (; i < n; i++) o[i] = (uint8_t)((o[i] ^ 1u) << 1);
+}
+
+/* The statistics range every usable chunk of the column contains: the
+ * largest min and the smallest max, as a bounds and a chunk that outside()
+ * reads. A value inside it is inside every chunk's statistics; the few
+ * outside it (the exceptions) are the only ones a row group's statistics
+ * need to be checked for. */
+typedef struct core_range {
+    bounds b;
+    bf_parquet_chunk k; /* min, max and their lengths for the byte kinds */
+} core_range;
+
+static int bound_cmp(enum kind kd, key a, const void *ap, size_t al, key b, const void *bp,
+                     size_t bl) {
+    switch (kd) {
+    case K_BOOL: case K_I32: case K_I64: return (a.i > b.i) - (a.i < b.i);
+    case K_U32: case K_U64: return (a.u > b.u) - (a.u < b.u);
+    case K_F32: case K_F64: return (a.d > b.d) - (a.d < b.d);
+    default: return cmp_kind(kd, ap, al, bp, bl);
+    }
+}
+
+static void find_core(const bf_parquet_file *f, size_t col, enum kind kd, core_range *cr) {
+    memset(cr, 0, sizeof *cr);
+    for (size_t rg = 0; rg < f->nrgs; rg++) {
+        const bf_parquet_chunk *k = pq_chunk(f, rg, col);
+        if (chunk_empty(f, rg, k)) continue;
+        bounds b;
+        chunk_bounds(k, kd, &b);
+        if (b.use_min && (!cr->b.use_min || bound_cmp(kd, b.min, k->min, k->min_len, cr->b.min,
+                                                      cr->k.min, cr->k.min_len) > 0)) {
+            cr->b.use_min = 1, cr->b.min = b.min;
+            cr->k.min = k->min, cr->k.min_len = k->min_len;
+        }
+        if (b.use_max && (!cr->b.use_max || bound_cmp(kd, b.max, k->max, k->max_len, cr->b.max,
+                                                      cr->k.max, cr->k.max_len) < 0)) {
+            cr->b.use_max = 1, cr->b.max = b.max;
+            cr->k.max = k->max, cr->k.max_len = k->max_len;
+        }
+    }
+}
+
+/*
+ * Sorted tiles. With clustered data (each row group its own range of
+ * values) most values of a tile lie outside most row groups' statistics,
+ * and a pass over the tile per row group costs more than the few filter
+ * lookups that are left. Then the tile's values are sorted once (radix
+ * sort of order-preserving 64-bit keys, numeric kinds only); per row group
+ * two binary searches find the values inside [min, max], and only those
+ * are touched.
+ */
+/* A tile is sorted once at least this many row groups are left to judge
+ * with it: sorting costs about as much as a few passes over the tile. */
+#define PQ_SORT_MIN_RGS 4
+
+static int sortable(enum kind kd) {
+    return kd == K_BOOL || kd == K_I32 || kd == K_I64 || kd == K_U32 || kd == K_U64 ||
+           kd == K_F32 || kd == K_F64;
+}
+
+/* An unsigned key in the order statistics compare values of this kind
+ * (floats: -0 taken as +0, which compare equal; never called for NaN). */
+static inline uint64_t order_key(enum kind kd, key v) {
+    switch (kd) {
+    case K_U32: case K_U64: return v.u;
+    case K_F32: case K_F64: {
+        double d = v.d == 0.0 ? 0.0 : v.d;
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return (b >> 63) ? ~b : b | ((uint64_t)1 << 63);
+    }
+    default: return (uint64_t)v.i ^ ((uint64_t)1 << 63);
+    }
+}
+
+/* Scratch for one tile of up to `cap` values. */
+typedef struct scratch {
+    uint64_t *hash, *gh, *alt;
+    key *keys;
+    uint32_t *idx, *special, *exc;
+    uint8_t *cls, *hit;
+    /* Sorted tile (NULL when the tile may not be sorted): sk[0, ns) the
+     * comparable values' order keys ascending, perm[p] the position in the
+     * tile of sk[p]; perm[ns, n) the NaNs. sk2 and perm2: the sort's
+     * other buffers. */
+    uint64_t *sk, *sk2;
+    uint32_t *perm, *perm2;
+    size_t ns;
+    int sorted;
+} scratch;
+
+/* Sorts the tile's comparable values into sc->sk / sc->perm: LSD radix
+ * sort, a byte at a time, skipping the bytes all keys share. */
+static void sort_tile(enum kind kd, const key *keys, size_t n, scratch *sc) {
+    uint64_t *a = sc->sk, *b = sc->sk2;
+    uint32_t *pa = sc->perm, *pb = sc->perm2;
+    int fp = kd == K_F32 || kd == K_F64;
+    size_t ns = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!fp || !isnan(keys[i].d)) a[ns] = order_key(kd, keys[i]), pa[ns++] = (uint32_t)i;
+    uint32_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < ns; i++)
+        for (unsigned d = 0; d < 8; d++) count[d][(a[i] >> (8 * d)) & 0xff]++;
+    for (unsigned d = 0; d < 8; d++) {
+        uint32_t *c = count[d];
+        if (ns == 0 || c[(a[0] >> (8 * d)) & 0xff] == ns) continue; /* one bucket: in order */
+        uint32_t sum = 0;
+        for (unsigned j = 0; j < 256; j++) {
+            uint32_t t = c[j];
+            c[j] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < ns; i++) {
+            uint32_t at = c[(a[i] >> (8 * d)) & 0xff]++;
+            b[at] = a[i];
+            pb[at] = pa[i];
+        }
+        uint64_t *t = a;
+        a = b, b = t;
+        uint32_t *tp = pa;
+        pa = pb, pb = tp;
+    }
+    if (a != sc->sk) { /* the result is in the other buffers: swap roles */
+        sc->sk2 = sc->sk, sc->sk = a;
+        sc->perm2 = sc->perm, sc->perm = pa;
+    }
+    if (ns < n) /* the NaNs after the sorted values */
+        for (size_t i = 0, j = ns; i < n; i++)
+            if (isnan(keys[i].d)) pa[j++] = (uint32_t)i;
+    sc->ns = ns;
+    sc->sorted = 1;
+}
+
+/* First position p in sk[0, n) with sk[p] >= x (strict: > x). */
+static size_t lower_bound(const uint64_t *sk, size_t n, uint64_t x, int strict) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sk[mid] < x || (strict && sk[mid] == x)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Statistics and filter verdicts of a sorted tile against one chunk. */
+static void sorted_pass(enum kind kd, const bounds *b, const bf_sbbf *v, scratch *sc, size_t n,
+                        uint8_t *o) {
+    size_t ns = sc->ns;
+    const uint32_t *perm = sc->perm;
+    size_t lo = b->use_min ? lower_bound(sc->sk, ns, order_key(kd, b->min), 0) : 0;
+    size_t hi = b->use_max ? lower_bound(sc->sk, ns, order_key(kd, b->max), 1) : ns;
+    if (hi < lo) hi = lo; /* min > max: nothing inside */
+    size_t m = (hi - lo) + (n - ns); /* inside, and the NaNs */
+    if (m * 4 < n) {
+        /* Few inside: statistics first, the filter for those alone. */
+        memset(o, BF_PARQUET_SKIP_STATS, n);
+        size_t j = 0;
+        for (size_t p = lo; p < hi; p++) sc->idx[j] = perm[p], sc->gh[j++] = sc->hash[perm[p]];
+        for (size_t p = ns; p < n; p++) sc->idx[j] = perm[p], sc->gh[j++] = sc->hash[perm[p]];
+        bf_sbbf_contains_hashes(v, sc->gh, m, sc->hit);
+        for (size_t t = 0; t < m; t++)
+            o[sc->idx[t]] = (uint8_t)(sc->hit[t] ? BF_PARQUET_MAYBE : BF_PARQUET_SKIP_BLOOM);
+    } else {
+        /* Most inside: the filter's verdicts, then the others' statistics. */
+        bf_sbbf_contains_hashes(v, sc->hash, n, o);
+        hits_to_verdicts(o, n);
+        for (size_t p = 0; p < lo; p++) o[perm[p]] = BF_PARQUET_SKIP_STATS;
+        for (size_t p = hi; p < ns; p++) o[perm[p]] = BF_PARQUET_SKIP_STATS;
+    }
+}
+
+/* Small batches live on the stack; larger ones use one heap tile (of at
+ * most PQ_TILE values). */
 #define PQ_STACK_VALUES 16
+
+/* Verdicts of one tile (n values) for every row group: o + rg * stride. */
+static int probe_tile(const bf_parquet_file *f, size_t col, const bf_parquet_column *c,
+                      enum kind kd, const core_range *cr, const values *vals, size_t n,
+                      unsigned flags, scratch *sc, uint8_t *out, size_t stride) {
+    int fp = c->physical_type == BF_PARQUET_FLOAT || c->physical_type == BF_PARQUET_DOUBLE;
+    int need_bloom = !(flags & BF_PARQUET_NO_BLOOM);
+    uint64_t *hash = sc->hash;
+    key *keys = sc->keys;
+    /* Hash (and decode) each value once; note the floating-point values
+     * the filter may not judge alone (zeros, NaN). */
+    size_t nspecial = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *p = val_at(vals, i, &len);
+        if (need_bloom) /* 4 and 8 bytes: XXH64 specialised for the length */
+            hash[i] = len == 8   ? bf_hash_int64((int64_t)bf_load_le64(p))
+                      : len == 4 ? bf_hash_int32((int32_t)bf_load_le32(p))
+                                 : bf_hash_xxh64(p, len);
+        keys[i] = decode(kd, p); /* zero for kinds compared as bytes */
+        if (fp) {
+            sc->cls[i] = float_class(c, p, &sc->alt[i]);
+            if (sc->cls[i] != V_PLAIN) sc->special[nspecial++] = (uint32_t)i;
+        }
+    }
+    tile_range tr;
+    size_t nexc = n; /* without a core range, every value is an exception */
+    if (kd != K_NONE) {
+        find_range(kd, keys, vals, n, &tr);
+        if (cr) {
+            nexc = 0;
+            for (size_t i = 0; i < n; i++) {
+                size_t len;
+                const uint8_t *p = val_at(vals, i, &len);
+                if (outside(kd, &cr->b, &cr->k, keys[i], p, len)) sc->exc[nexc++] = (uint32_t)i;
+            }
+        }
+    }
+    sc->sorted = 0;
+
+    for (size_t rg = 0; rg < f->nrgs; rg++) {
+        const bf_parquet_chunk *k = pq_chunk(f, rg, col);
+        uint8_t *o = out + rg * stride;
+        if (chunk_empty(f, rg, k)) {
+            memset(o, BF_PARQUET_SKIP_EMPTY, n);
+            continue;
+        }
+        bounds b = {0, 0, {0}, {0}};
+        if (kd != K_NONE) chunk_bounds(k, kd, &b);
+        int where = kd == K_NONE ? R_INSIDE : range_vs_stats(kd, &tr, &b, k);
+        const bf_sbbf *v = NULL;
+        int vr = BF_ENOFILTER;
+        if (need_bloom) {
+            vr = cached_view(f, rg, col, &v);
+            if (vr && vr != BF_ENOFILTER && (flags & BF_PARQUET_STRICT)) return vr;
+        }
+        if (where == R_OUTSIDE) {
+            memset(o, BF_PARQUET_SKIP_STATS, n);
+            continue;
+        }
+        if (vr != BF_OK) { /* no usable filter: statistics alone */
+            if (where == R_MIXED) stats_pass(kd, &b, k, keys, vals, n, o);
+            else memset(o, BF_PARQUET_MAYBE, n);
+            continue;
+        }
+        if (where == R_INSIDE) {
+            /* The filter alone decides: its answers become the verdicts. */
+            bf_sbbf_contains_hashes(v, hash, n, o);
+            hits_to_verdicts(o, n);
+        } else if (nexc * 4 <= n) {
+            /* Some values outside, all of them among the few exceptions:
+             * the filter's verdicts, then the exceptions' statistics. */
+            bf_sbbf_contains_hashes(v, hash, n, o);
+            hits_to_verdicts(o, n);
+            for (size_t e = 0; e < nexc; e++) {
+                size_t i = sc->exc[e], len;
+                const uint8_t *p = val_at(vals, i, &len);
+                if (outside(kd, &b, k, keys[i], p, len)) o[i] = BF_PARQUET_SKIP_STATS;
+            }
+        } else if (sc->sorted ||
+                   (sc->sk && sortable(kd) && f->nrgs - rg >= PQ_SORT_MIN_RGS)) {
+            /* Many values outside some chunks' statistics (clustered
+             * data): sort the tile once, then two binary searches per
+             * row group. */
+            if (!sc->sorted) sort_tile(kd, keys, n, sc);
+            sorted_pass(kd, &b, v, sc, n, o);
+        } else {
+            /* The same without sorting (byte strings, decimals; the last
+             * few row groups): when the statistics rule out most of the
+             * tile, judge by them first and ask the filter about the rest
+             * only; otherwise run the batch kernel over all values and
+             * merge both verdicts in one pass. A sample of the first
+             * values decides. */
+            size_t sample = n < 64 ? n : 64;
+            if (stats_pass(kd, &b, k, keys, vals, sample, o) * 4 < sample) {
+                size_t m = stats_pass(kd, &b, k, keys, vals, n, o), j = 0;
+                if (m == 0) continue;
+                for (size_t i = 0; i < n; i++)
+                    if (o[i] == BF_PARQUET_MAYBE) {
+                        sc->idx[j] = (uint32_t)i;
+                        sc->gh[j++] = hash[i];
+                    }
+                bf_sbbf_contains_hashes(v, sc->gh, m, sc->hit);
+                for (size_t t = 0; t < m; t++)
+                    if (!sc->hit[t]) o[sc->idx[t]] = BF_PARQUET_SKIP_BLOOM;
+            } else {
+                bf_sbbf_contains_hashes(v, hash, n, sc->hit);
+                merge_pass(kd, &b, k, keys, vals, sc->hit, n, o);
+            }
+        }
+        /* NaN is never pruned; a zero may be stored as the other zero. */
+        for (size_t s = 0; s < nspecial; s++) {
+            uint32_t i = sc->special[s];
+            if (o[i] == BF_PARQUET_SKIP_BLOOM &&
+                (sc->cls[i] == V_NAN || bf_sbbf_contains_hash(v, sc->alt[i])))
+                o[i] = BF_PARQUET_MAYBE;
+        }
+    }
+    return BF_OK;
+}
 
 static int probe_core(const bf_parquet_file *f, size_t col, const values *vals, size_t n,
                       unsigned flags, uint8_t *out) {
@@ -1191,95 +1612,44 @@ static int probe_core(const bf_parquet_file *f, size_t col, const values *vals, 
         if (!value_ok(c, p, len)) return BF_EINVAL;
     }
     if (n == 0 || f->nrgs == 0) return BF_OK;
-
     enum kind kd = (flags & BF_PARQUET_NO_STATS) ? K_NONE : kind_of(c);
-    int fp = c->physical_type == BF_PARQUET_FLOAT || c->physical_type == BF_PARQUET_DOUBLE;
-    uint64_t s_hash[PQ_STACK_VALUES], s_alt[PQ_STACK_VALUES], s_gh[PQ_STACK_VALUES];
-    key s_keys[PQ_STACK_VALUES];
-    uint8_t s_cls[PQ_STACK_VALUES], s_hit[PQ_STACK_VALUES];
-    uint32_t s_idx[PQ_STACK_VALUES];
-    uint64_t *hash = s_hash, *alt = s_alt, *gh = s_gh;
-    key *keys = s_keys;
-    uint8_t *cls = s_cls, *hit = s_hit;
-    uint32_t *idx = s_idx;
-    void *heap = NULL;
-    if (n > PQ_STACK_VALUES) {
-        if (n > UINT32_MAX) return BF_ETOOBIG;
-        size_t per = 3 * sizeof(uint64_t) + sizeof(key) + 2 + sizeof(uint32_t);
-        if (n > SIZE_MAX / per) return BF_ETOOBIG;
-        heap = bf__malloc(n * per);
-        if (!heap) return BF_ENOMEM;
-        hash = heap;
-        alt = hash + n;
-        gh = alt + n;
-        keys = (key *)(gh + n);
-        idx = (uint32_t *)(keys + n);
-        cls = (uint8_t *)(idx + n);
-        hit = cls + n;
-    }
-    /* Hash (and decode) each value once. */
-    int need_bloom = !(flags & BF_PARQUET_NO_BLOOM);
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const uint8_t *p = val_at(vals, i, &len);
-        cls[i] = fp ? float_class(c, p, &alt[i]) : V_PLAIN;
-        if (need_bloom) hash[i] = bf_hash_xxh64(p, len);
-        keys[i] = decode(kd, p); /* zero for kinds compared as bytes */
-    }
 
+    if (n <= PQ_STACK_VALUES) { /* no core range, no sorting */
+        uint64_t hash[PQ_STACK_VALUES], gh[PQ_STACK_VALUES], alt[PQ_STACK_VALUES];
+        key keys[PQ_STACK_VALUES];
+        uint32_t idx[PQ_STACK_VALUES], special[PQ_STACK_VALUES];
+        uint8_t cls[PQ_STACK_VALUES], hit[PQ_STACK_VALUES];
+        scratch sc = {hash, gh, alt, keys, idx, special, NULL, cls, hit,
+                      NULL, NULL, NULL, NULL, 0, 0};
+        return probe_tile(f, col, c, kd, NULL, vals, n, flags, &sc, out, n);
+    }
+    size_t tile = n < PQ_TILE ? n : PQ_TILE;
+    /* hash, gh, alt, sk, sk2, keys; idx, special, exc, perm, perm2; cls, hit */
+    size_t per = 5 * sizeof(uint64_t) + sizeof(key) + 5 * sizeof(uint32_t) + 2;
+    void *heap = bf__malloc(tile * per);
+    if (!heap) return BF_ENOMEM;
+    scratch sc;
+    sc.hash = heap, sc.gh = sc.hash + tile, sc.alt = sc.gh + tile;
+    sc.sk = sc.alt + tile, sc.sk2 = sc.sk + tile;
+    sc.keys = (key *)(sc.sk2 + tile);
+    sc.idx = (uint32_t *)(sc.keys + tile), sc.special = sc.idx + tile, sc.exc = sc.special + tile;
+    sc.perm = sc.exc + tile, sc.perm2 = sc.perm + tile;
+    sc.cls = (uint8_t *)(sc.perm2 + tile), sc.hit = sc.cls + tile;
+    sc.ns = 0, sc.sorted = 0;
+    core_range cr;
+    if (kd != K_NONE) find_core(f, col, kd, &cr);
     int rc = BF_OK;
-    for (size_t rg = 0; rg < f->nrgs; rg++) {
-        const bf_parquet_chunk *k = pq_chunk(f, rg, col);
-        uint8_t *o = out + rg * n;
-        if (chunk_empty(f, rg, k)) {
-            memset(o, BF_PARQUET_SKIP_EMPTY, n);
-            continue;
+    for (size_t t0 = 0; t0 < n && rc == BF_OK; t0 += tile) {
+        size_t m = n - t0 < tile ? n - t0 : tile;
+        /* The tile's values: an offset view of the caller's. */
+        values tv = *vals;
+        if (tv.packed) tv.packed += t0 * tv.width;
+        else {
+            tv.ptrs += t0;
+            if (tv.lens) tv.lens += t0;
         }
-        bounds b = {0, 0, {0}, {0}};
-        if (kd != K_NONE) chunk_bounds(k, kd, &b);
-        int have_stats = b.use_min || b.use_max;
-        const bf_sbbf *v = NULL;
-        int vr = BF_ENOFILTER;
-        if (need_bloom) {
-            vr = cached_view(f, rg, col, &v);
-            if (vr && vr != BF_ENOFILTER && (flags & BF_PARQUET_STRICT)) {
-                rc = vr;
-                break;
-            }
-        }
-        if (vr != BF_OK) { /* no usable filter: statistics alone */
-            if (have_stats) stats_pass(kd, &b, k, keys, vals, n, o);
-            else memset(o, BF_PARQUET_MAYBE, n);
-            continue;
-        }
-        /* Both: when the statistics rule out most values (sorted data),
-         * judge by them first and ask the filter about the rest only;
-         * otherwise run the batch kernel over all values and merge both
-         * verdicts in one pass. A sample of the first values decides. */
-        size_t sample = n < 64 ? n : 64;
-        if (have_stats && stats_pass(kd, &b, k, keys, vals, sample, o) * 4 < sample) {
-            size_t m = stats_pass(kd, &b, k, keys, vals, n, o), j = 0;
-            if (m == 0) continue;
-            for (size_t i = 0; i < n; i++)
-                if (o[i] == BF_PARQUET_MAYBE) {
-                    idx[j] = (uint32_t)i;
-                    gh[j++] = hash[i];
-                }
-            bf_sbbf_contains_hashes(v, gh, m, hit);
-            for (size_t t = 0; t < m; t++)
-                if (!hit[t]) o[idx[t]] = BF_PARQUET_SKIP_BLOOM;
-        } else {
-            bf_sbbf_contains_hashes(v, hash, n, hit);
-            if (have_stats) merge_pass(kd, &b, k, keys, vals, hit, n, o);
-            else
-                for (size_t i = 0; i < n; i++)
-                    o[i] = hit[i] ? BF_PARQUET_MAYBE : BF_PARQUET_SKIP_BLOOM;
-        }
-        if (fp) /* NaN is never pruned; a zero may be stored as the other zero */
-            for (size_t i = 0; i < n; i++)
-                if (o[i] == BF_PARQUET_SKIP_BLOOM &&
-                    (cls[i] == V_NAN || (cls[i] == V_ZERO && bf_sbbf_contains_hash(v, alt[i]))))
-                    o[i] = BF_PARQUET_MAYBE;
+        /* sort_tile may have swapped the sort buffers: any order will do. */
+        rc = probe_tile(f, col, c, kd, kd != K_NONE ? &cr : NULL, &tv, m, flags, &sc, out + t0, n);
     }
     bf__free(heap);
     return rc;

@@ -7,6 +7,11 @@
 
 #include <stdatomic.h>
 
+/* Values per tile of a batch probe (parquet_file.c, probe_core). */
+#ifndef PQ_TILE
+#define PQ_TILE 8192u
+#endif
+
 /* Decimals with more fractional digits than this are not read as numbers. */
 #define PQ_MAX_SCALE 200
 

@@ -576,6 +576,15 @@ static void put_real(sink *k, double d, int is_float, int json) {
         snprintf(tmp, sizeof tmp, "%.*g", prec, d);
         if (is_float ? (double)strtof(tmp, NULL) == d : strtod(tmp, NULL) == d) break;
     }
+    /* %g switches to an exponent once it reaches the precision (250 at two
+     * digits is "2.5e+02"): plain positional notation for exponents below
+     * 17, with the same significant digits, so the value is unchanged. */
+    const char *e = strchr(tmp, 'e');
+    if (e) {
+        int x = atoi(e + 1), sig = 0;
+        for (const char *c = tmp; c < e; c++) sig += *c >= '0' && *c <= '9';
+        if (x >= 0 && x < 17) snprintf(tmp, sizeof tmp, "%.*f", sig - 1 - x > 0 ? sig - 1 - x : 0, d);
+    }
     puts_(k, tmp);
 }
 

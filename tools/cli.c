@@ -20,7 +20,8 @@
     X(query)            \
     X(info)             \
     X(merge)            \
-    X(convert)
+    X(convert)          \
+    X(parquet)
 
 #define CLI_DECLARE(name) extern const cli_command cli_cmd_##name;
 CLI_COMMANDS(CLI_DECLARE)

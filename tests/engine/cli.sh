@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The blockfilter tool end to end: build, query, info, merge, convert,
-# bad files, empty input, keys with embedded NUL and invalid UTF-8, and the
+# parquet (listing and pruning the real Parquet fixtures), bad files, empty input, keys with embedded NUL and invalid UTF-8, and the
 # chunked key reader at every chunk boundary.
 #
 #   tests/engine/cli.sh PATH/TO/blockfilter [PATH/TO/engine_cli_reference]
@@ -15,7 +15,7 @@
 set -u
 BF=$(realpath "$1")
 REF=${2:+$(realpath "$2")}
-DATA=${BF_TEST_DATA:-$(dirname "$0")/../data}
+DATA=$(realpath "${BF_TEST_DATA:-$(dirname "$0")/../data}")
 WRAP=${BF_CLI_WRAPPER:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/bf_cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -64,7 +64,7 @@ NOMERGE="cuckoo scalable"
 # ---- help and usage ---------------------------------------------------
 expect 0 "--help" -- bf --help
 has out "commands:" "--help lists commands"
-for c in calc build query info merge convert; do
+for c in calc build query info merge convert parquet; do
   expect 0 "$c --help" -- bf "$c" --help
   has out "^usage: blockfilter $c" "$c --help"
 done
@@ -443,6 +443,178 @@ has out "^keys inserted: +1999$" "counted from stdin's position"
 expect 2 "cuckoo full mid-batch" -- bf build --quiet --family cuckoo --n 20000 -o full.bf big.txt
 line=$(sed -n 's/.*big.txt: line \([0-9]*\): .* (the filter holds \([0-9]*\) keys.*/\1 \2/p' err)
 [ -n "$line" ] && [ "${line% *}" -eq $((${line#* } + 1)) ] && ok || bad "cuckoo full line/held: $(cat err)"
+
+# ---- parquet: the real files of tests/data/parquet (PROVENANCE.md) --------
+pq=$DATA/parquet
+dk=$pq/duckdb_bloom.parquet
+mr=$pq/data_index_bloom_encoding_stats.parquet
+rs=$pq/data_index_bloom_encoding_with_length.parquet
+PY=/usr/bin/python3
+# Listing: DuckDB, 3 row groups x 4 typed columns, statistics as typed text,
+# 256-byte filters and their FPR at the recorded distinct count (128).
+expect 0 "parquet list duckdb" -- bf parquet "$dk"
+has out "^row groups: +3$" "parquet list: row groups"
+has out "^  0 id: INT64 INTEGER\(64, signed\), OPTIONAL" "parquet list: id column"
+has out "^  3 dt: INT32 DATE, OPTIONAL" "parquet list: date column"
+has out "^row group 1: 2048 rows" "parquet list: row group 1"
+has out "^  id: SNAPPY, 2048 values, nulls 0, min 1000, max 1254, distinct 128$" "parquet list: int stats"
+has out "^  s: SNAPPY, 2048 values, nulls 0, min key-02000, max key-02254" "parquet list: string stats"
+has out "^  d: SNAPPY, 2048 values, nulls 0, min 250, max 313.5" "parquet list: double stats"
+has out "^  dt: SNAPPY, 2048 values, nulls 0, min 2022-09-27, max 2023-06-08" "parquet list: date stats"
+has out "^      filter 256 bytes at [0-9]+, fpp 0\.00132 at 128 distinct; from its bits: fpp" "parquet list: filter fpp"
+[ "$(grep -c '^      filter 256 bytes' out)" -eq 12 ] && ok || bad "parquet list: 12 filters"
+# parquet-mr without bloom_filter_length and without a distinct count.
+expect 0 "parquet list parquet-mr" -- bf parquet "$mr"
+has out "^created by: +parquet-mr version 1.13.0-SNAPSHOT" "parquet-mr writer"
+has out "^  String: GZIP, 14 values, nulls 0, min Hello, max today$" "parquet-mr stats"
+has out "^      filter 1024 bytes at 192, fpp unknown \(no distinct count\)" "parquet-mr filter, unknown fpp"
+expect 0 "parquet list parquet-rs" -- bf parquet "$rs"
+has out "^      filter 2048 bytes at 253, fpp unknown" "parquet-rs filter"
+# --json, parsed.
+expect 0 "parquet list --json" -- bf parquet --json "$dk"
+$PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["num_rows"] == 6144 and len(d["row_groups"]) == 3, d["num_rows"]
+assert [c["path"] for c in d["columns"]] == ["id", "s", "d", "dt"]
+assert d["columns"][3]["logical_type"] == "DATE"
+for r, g in enumerate(d["row_groups"]):
+    by = {c["column"]: c for c in g["chunks"]}
+    assert by["id"]["min"] == 1000 * r and by["id"]["max"] == 1000 * r + 254
+    assert by["d"]["min"] == 250 * r and by["d"]["max"] == 250 * r + 63.5
+    assert by["s"]["min"] == "key-%05d" % (1000 * r)
+    for c in g["chunks"]:
+        f = c["filter"]
+        assert c["null_count"] == 0 and c["distinct_count"] == 128 and c["stats_usable"]
+        assert f["bitset_bytes"] == 256 and f["length"] == 272, f
+        assert 0.001 < f["fpp_at_distinct"] < 0.002 and 0 < f["fill_ratio"] < 1
+assert d["row_groups"][0]["chunks"][3]["min"] == "2020-01-01"
+' out && ok || bad "parquet --json duckdb content"
+expect 0 "parquet list --json parquet-mr" -- bf parquet --json "$mr"
+$PY -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["row_groups"][0]["chunks"][0]
+assert c["distinct_count"] is None and c["filter"]["fpp_at_distinct"] is None, c
+assert c["filter"]["offset"] == 192 and c["filter"]["bitset_bytes"] == 1024, c
+assert c["min"] == "Hello" and c["max"] == "today" and c["codec"] == "GZIP", c
+' out && ok || bad "parquet --json parquet-mr content"
+# Probes, parquet-mr and parquet-rs: the 14 values are present (maybe in
+# row group 0), the known-absent ones are skipped.
+printf '%s\n' Hello "This is" a test How "are you" "doing " today "the quick" "brown fox" \
+  jumps over "the lazy" dog >pq-present.txt
+printf '%s\n' b c d NOT_EXISTS Hello_Not_Exists hello doing the quick Today "" cat fox HELLO \
+  This is >pq-absent.txt
+sed 's/$/\tmaybe\t0/' pq-present.txt >pq-present.want
+sed 's/$/\tno/' pq-absent.txt >pq-absent.want
+for f in "$mr" "$rs"; do
+  n=$(basename "$f")
+  expect 0 "$n present values" -- bash -c "$WRAP '$BF' parquet '$f' --column String <pq-present.txt"
+  grep -v '^#' out | cmp -s - pq-present.want && ok || bad "$n: present values not all maybe in row group 0"
+  has out "^# String: 0 of 14 row-group probes skipped .*; 0 of 14 values in no row group$" "$n present summary"
+  expect 1 "$n absent values" -- bash -c "$WRAP '$BF' parquet '$f' --column String <pq-absent.txt"
+  grep -v '^#' out | cmp -s - pq-absent.want && ok || bad "$n: absent values not all no"
+  has out "^# String: 16 of 16 row-group probes skipped" "$n absent summary"
+done
+expect 0 "parquet values as arguments" -- bf parquet "$mr" --column String "doing " Hello dog
+[ "$(grep -c $'\tmaybe\t0$' out)" -eq 3 ] && ok || bad "argument values maybe"
+expect 1 "parquet one absent argument" -- bf parquet "$mr" --column String Hello NOT_EXISTS
+has out $'^NOT_EXISTS\tno$' "absent argument says no"
+expect 0 "parquet --hex" -- bf parquet "$mr" --column String --hex 0x48656c6c6f
+has out $'^0x48656c6c6f\tmaybe\t0$' "hex value Hello"
+# DuckDB: every present value of every column in its own row group only
+# (disjoint statistics), and the odd values inside the statistics skipped,
+# except d = 48.75 in row group 0 (a Bloom false positive DuckDB shares).
+$PY -c '
+import datetime, sys
+d0 = datetime.date(2020, 1, 1)
+def text(col, v):
+    return {"id": str(v), "s": "key-%05d" % v, "d": repr(v / 4),
+            "dt": (d0 + datetime.timedelta(days=v)).isoformat()}[col]
+for col in ("id", "s", "d", "dt"):
+    with open("dk-%s.in" % col, "w") as f, open("dk-%s.want" % col, "w") as w, \
+         open("dk-%s-absent.in" % col, "w") as a, open("dk-%s-absent.want" % col, "w") as aw:
+        for r in range(3):
+            for k in range(128):
+                t = text(col, 1000 * r + 2 * k)
+                f.write(t + "\n"); w.write("%s\tmaybe\t%d\n" % (t, r))
+                v = 1000 * r + 2 * k + 1
+                if v > 1000 * r + 253: continue
+                t = text(col, v)
+                a.write(t + "\n")
+                aw.write(t + ("\tmaybe\t0\n" if (col, v) == ("d", 195) else "\tno\n"))
+'
+for col in id s d dt; do
+  expect 0 "duckdb $col present" -- bash -c "$WRAP '$BF' parquet '$dk' --column $col <dk-$col.in"
+  grep -v '^#' out | cmp -s - dk-$col.want && ok || bad "duckdb $col: present values not maybe in their row group only"
+  has out "^# $col: 768 of 1152 row-group probes skipped \(384 values x 3 row groups\): 768 by statistics" "duckdb $col present summary"
+  expect 1 "duckdb $col absent" -- bash -c "$WRAP '$BF' parquet '$dk' --column $col <dk-$col-absent.in"
+  grep -v '^#' out | cmp -s - dk-$col-absent.want && ok || bad "duckdb $col: absent values"
+done
+# Standard input: more values than one batch, and 7-byte read chunks.
+for i in 1 2 3 4 5 6 7 8 9 10 11; do cat dk-id.in; done >dk-many.in
+expect 0 "duckdb 4224 values from stdin" -- bash -c "$WRAP '$BF' parquet '$dk' --column id <dk-many.in"
+for i in 1 2 3 4 5 6 7 8 9 10 11; do cat dk-id.want; done | cmp -s - <(grep -v '^#' out) && ok || bad "4224 values across batches"
+has out "^# id: 8448 of 12672 row-group probes skipped" "4224 values summary"
+BF_CLI_CHUNK_BYTES=7 bf parquet "$dk" --column dt <dk-dt.in >chunked.out 2>err
+grep -v '^#' chunked.out | cmp -s - dk-dt.want && ok || bad "dates from stdin in 7-byte chunks"
+printf 'key-00000\r\nkey-00001\r\n' >crlf.in
+expect 1 "parquet --crlf" -- bash -c "$WRAP '$BF' parquet '$dk' --column s --crlf <crlf.in"
+has out $'^key-00000\tmaybe\t0$' "--crlf strips the CR"
+expect 0 "parquet no values on stdin" -- bash -c "$WRAP '$BF' parquet '$dk' --column id <empty.txt"
+has out "^# id: 0 of 0 row-group probes skipped" "no values summary"
+# Typed values: negative numbers are values, not options; NaN is never
+# pruned; floats in any spelling; without statistics and filters nothing
+# is skipped.
+expect 1 "parquet negative value" -- bf parquet "$dk" --column id -5
+has out $'^-5\tno$' "negative value"
+expect 0 "parquet nan and spellings" -- bf parquet "$dk" --column d nan 6.25e1 250.0
+has out $'^nan\tmaybe\t0,1,2$' "nan in every row group"
+has out $'^6.25e1\tmaybe\t0$' "62.5 in row group 0"
+expect 0 "parquet --no-stats --no-bloom" -- bf parquet "$dk" --column id --no-stats --no-bloom 1
+has out $'^1\tmaybe\t0,1,2$' "nothing skipped without statistics and filters"
+expect 1 "parquet --no-stats" -- bf parquet "$dk" --column id --no-stats 5
+has out "by Bloom filter" "--no-stats summary"
+has out " 0 by statistics" "--no-stats skips nothing by statistics"
+expect 1 "parquet probe --json" -- bf parquet --json "$dk" --column dt 2020-01-01 2022-09-28 --no-stats
+$PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["values"]
+assert d["column"] == "dt" and d["logical_type"] == "DATE" and d["row_groups"] == 3
+assert v[0]["input"] == "2020-01-01" and v[0]["value"] == "2020-01-01" and v[0]["row_groups"] == [0]
+assert v[1]["row_groups"] == [] and "skip-stats" not in v[1]["verdicts"], v[1]
+assert d["summary"]["values"] == 2 and d["summary"]["in_no_row_group"] == 1
+assert d["summary"]["skipped_stats"] == 0
+' out && ok || bad "parquet probe --json content"
+# Errors: exit 2 and a message that says what is wrong.
+expect 2 "parquet missing column" -- bf parquet "$dk" --column nope 1
+has err "duckdb_bloom.parquet: no column 'nope'" "missing column named"
+has err "the columns are: id s d dt" "missing column lists the columns"
+expect 2 "parquet bad integer" -- bf parquet "$dk" --column id 12x
+has err "'12x' is not a valid value for column id \(INT64 INTEGER\)" "bad integer message"
+expect 2 "parquet bad date" -- bf parquet "$dk" --column dt 2020-02-30
+has err "'2020-02-30' is not a valid value for column dt \(INT32 DATE\)" "bad date message"
+printf '5\nfive\n' >bad.in
+expect 2 "parquet bad value on stdin" -- bash -c "$WRAP '$BF' parquet '$dk' --column id <bad.in"
+has err "\(stdin\): line 2: 'five' is not a valid value" "bad stdin value names the line"
+expect 2 "parquet encrypted" -- bf parquet "$pq/encrypt_columns_and_footer_bloom_filter.parquet.encrypted"
+has err "encrypted Parquet file .*not supported" "encrypted file message"
+expect 2 "parquet encrypted probe" -- bf parquet "$pq/encrypt_columns_and_footer_bloom_filter.parquet.encrypted" --column double_field 0.5
+has err "encrypted" "encrypted probe message"
+expect 2 "parquet of a filter file" -- bf parquet "$pq/bloom_filter.xxhash.bin"
+has err "bloom_filter.xxhash.bin: not a Parquet file" "filter bytes are not a Parquet file"
+expect 2 "parquet of a text file" -- bf parquet keys.txt
+has err "keys.txt: not a Parquet file" "text file message"
+head -c 2000 "$dk" >pq-trunc.parquet
+expect 2 "parquet truncated" -- bf parquet pq-trunc.parquet
+has err "pq-trunc.parquet: .*truncated" "truncated Parquet message"
+expect 2 "parquet empty file" -- bf parquet empty.txt
+expect 2 "parquet missing file" -- bf parquet no-such.parquet
+has err "no-such.parquet: .*No such file or directory" "missing Parquet file message"
+expect 2 "parquet value without --column" -- bf parquet "$dk" 5
+expect 2 "parquet --column without path" -- bf parquet "$dk" --column
+expect 2 "parquet --hex without --column" -- bf parquet --hex "$dk"
+expect 2 "parquet no file" -- bf parquet
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -19,6 +19,11 @@
  *   mode 6: as mode 0 for a scalable chain from 4 keys up (byte 1: bits
  *           0-1 the expansion, bit 2 the ratio, bit 3 --nonscaling, which
  *           alone may refuse keys; bits 4-7 the read buffer).
+ *   mode 7: parquet on the input as a Parquet file: the listing (bit 0 of
+ *           byte 1: --json) succeeds exactly when the library opens the
+ *           file; with bit 1, probes of column (byte 1 >> 2) % columns with
+ *           a few values of every type, and with its min statistic as
+ *           the library writes it, answer 0, 1 or 2.
  * Input: byte 0 = mode, byte 1 = options, then the file or argument bytes.
  * stdout and stderr of the tool are discarded (mode 0 keeps the query's
  * stdout to check it).
@@ -190,7 +195,7 @@ static void build_and_query(const uint8_t *data, size_t size, unsigned chunk, in
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     setup();
-    unsigned mode = data[0] % 7u, opt = data[1];
+    unsigned mode = data[0] % 8u, opt = data[1];
     data += 2;
     size -= 2;
     unlink(filt_path);
@@ -261,6 +266,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             bf_filter_free(f);
         }
         break;
+    case 7: {
+        write_file(in_path, data, size);
+        bf_parquet_file *pf = NULL;
+        int opened = bf_parquet_open_buffer(&pf, data, size) == BF_OK;
+        rc = (opt & 1u) ? CLI("blockfilter", "parquet", "--json", in_path)
+                        : CLI("blockfilter", "parquet", in_path);
+        FUZZ_CHECK(rc == (opened ? 0 : BF_CLI_EXIT_ERROR));
+        if (opened && (opt & 2u) && bf_parquet_num_columns(pf) > 0) {
+            size_t col = (opt >> 2) % bf_parquet_num_columns(pf);
+            bf_parquet_column ci;
+            FUZZ_CHECK(bf_parquet_column_info(pf, col, &ci) == BF_OK);
+            char path[256], minv[256] = "0";
+            snprintf(path, sizeof path, "%s", ci.path);
+            bf_parquet_chunk k;
+            size_t tl;
+            if (bf_parquet_num_row_groups(pf) > 0 && bf_parquet_chunk_info(pf, 0, col, &k) == BF_OK &&
+                k.has_min &&
+                bf_parquet_value_to_text(pf, col, k.min, k.min_len, 0, minv, sizeof minv, &tl) != BF_OK)
+                snprintf(minv, sizeof minv, "0");
+            rc = CLI("blockfilter", "parquet", in_path, "--column", path, "--", minv, "0", "-1",
+                     "nan", "2020-01-01", "0x00");
+            FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ABSENT || rc == BF_CLI_EXIT_ERROR);
+            rc = CLI("blockfilter", "parquet", "--json", "--hex", "--strict", in_path, "--column",
+                     path, minv);
+            FUZZ_CHECK(rc == 0 || rc == BF_CLI_EXIT_ABSENT || rc == BF_CLI_EXIT_ERROR);
+        }
+        bf_parquet_close(pf);
+        break;
+    }
     default: {
         /* calc only: it writes no file, so fuzzed arguments are safe. */
         char *argv[12] = {"blockfilter", "calc"};

@@ -295,6 +295,22 @@ int main(int argc, char **argv) {
         hdr[0] = 1, hdr[1] = 0;
         put("cli", "info-parquet", hdr, 2, x, len);
         free(x);
+        static const struct { const char *file, *name; uint8_t opt; } pq[] = {
+            {"parquet/duckdb_bloom.parquet", "parquet-duckdb-list", 0},
+            {"parquet/duckdb_bloom.parquet", "parquet-duckdb-json-probe-dt", 1 | 2 | (3 << 2)},
+            {"parquet/duckdb_bloom.parquet", "parquet-duckdb-probe-s", 2 | (1 << 2)},
+            {"parquet/data_index_bloom_encoding_stats.parquet", "parquet-mr-json-probe", 1 | 2},
+            {"parquet/data_index_bloom_encoding_with_length.parquet", "parquet-rs-probe", 2},
+            {"parquet/encrypt_columns_and_footer_bloom_filter.parquet.encrypted",
+             "parquet-encrypted", 2},
+        };
+        hdr[0] = 7;
+        for (size_t i = 0; i < sizeof pq / sizeof pq[0]; i++) {
+            x = slurp(data_dir, pq[i].file, &len);
+            hdr[1] = pq[i].opt;
+            put("cli", pq[i].name, hdr, 2, x, len);
+            free(x);
+        }
         static const char calc1[] = "--n\0" "1000000\0--fpp\0" "0.001";
         static const char calc2[] = "--n=1Mi\0--bytes=4Ki";
         static const char calc3[] = "--n\0" "1e12\0--fpp\0" "1e-9";

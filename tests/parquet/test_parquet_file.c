@@ -19,6 +19,7 @@
  */
 #include "blockfilter.h"
 #include "check.h"
+#include "parquet_file.h" /* PQ_TILE */
 #include "pq_writer.h"
 #include "testutil.h"
 
@@ -1084,6 +1085,152 @@ static void text_forms(void) {
     free(t);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Batches across tiles                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Batch probes run a tile (PQ_TILE values) at a time, with shortcuts per
+ * tile and row group: every value inside the statistics, every value
+ * outside, or only the values outside the range all row groups share
+ * checked. Here row groups overlap (rg holds x = 20 rg + 3 i), and batches
+ * made of whole tiles of each shape must answer exactly as single probes. */
+#define TB_NRG 5
+#define TB_ROWS 200
+static int tb_row_x(int c, int rg, int i) {
+    if (c == C_BOOL) return rg == 0 ? 0 : rg == 1 ? 1 : i & 1;
+    if (cols[c].repetition == 1 && i % 7 == 3) return -2;
+    if (c == C_ALLNULL && rg == 2) return -2;
+    if (c == C_FLOAT && rg == 3 && i == 5) return -1; /* NaN */
+    return rg * 20 + 3 * i;
+}
+
+static void tiled_batches(void) {
+    static const int tcols[] = {C_BOOL, C_I32, C_U32, C_DATE, C_I64, C_U64, C_I96, C_FLOAT,
+                                C_DOUBLE, C_STR, C_UUID, C_DECF, C_DECB, C_DEP, C_DEPSTR,
+                                C_NOBLOOM, C_ALLNULL};
+    enum { NT = sizeof tcols / sizeof *tcols };
+    pqw_column cs[NT];
+    uint8_t(*store)[16] = calloc((size_t)TB_NRG * NT * TB_ROWS, 16);
+    pqw_value *vals = calloc((size_t)TB_NRG * NT * TB_ROWS, sizeof *vals);
+    const pqw_value *ptrs[TB_NRG * NT];
+    size_t rows[TB_NRG];
+    for (int j = 0; j < NT; j++) cs[j] = cols[tcols[j]];
+    for (int rg = 0; rg < TB_NRG; rg++) {
+        rows[rg] = TB_ROWS;
+        for (int j = 0; j < NT; j++) {
+            pqw_value *v = vals + ((size_t)rg * NT + (size_t)j) * TB_ROWS;
+            for (int i = 0; i < TB_ROWS; i++) {
+                int x = tb_row_x(tcols[j], rg, i);
+                uint8_t *b = store[((size_t)rg * NT + (size_t)j) * TB_ROWS + (size_t)i];
+                v[i].p = x == -2 ? NULL : b;
+                v[i].len = x == -2 ? 0 : value_of(tcols[j], x, b);
+            }
+            ptrs[rg * NT + j] = v;
+        }
+    }
+    pqw_file pf = {cs, NT, TB_NRG, rows, ptrs, NULL, false};
+    bf_thrift_writer w;
+    bf_thrift_writer_init(&w);
+    int rc = pqw_write(&w, &pf, NULL);
+    bf_parquet_file *f = NULL;
+    if (rc == 0) rc = bf_parquet_open_buffer(&f, w.buf, w.len);
+    CHECK(rc == 0, "tiled: write and open: %d", rc);
+    /* Row group 1's floating-point minimum is a zero, written as -0 (the
+     * spec's rule). Make it +0, as a writer that ignores the rule would:
+     * -0 must still compare equal to it. The statistics point into w.buf;
+     * the file is opened again after the change. */
+    for (int j = 0; f && j < NT; j++) {
+        bf_parquet_chunk k;
+        if ((tcols[j] != C_FLOAT && tcols[j] != C_DOUBLE) ||
+            bf_parquet_chunk_info(f, 1, (size_t)j, &k) != BF_OK || !k.has_min)
+            continue;
+        uint8_t *m = (uint8_t *)(uintptr_t)k.min;
+        CHECK(m[k.min_len - 1] == 0x80, "tiled: row group 1's minimum of %s is -0", cs[j].name);
+        m[k.min_len - 1] = 0;
+    }
+    bf_parquet_close(f);
+    f = NULL;
+    if (rc == 0) rc = bf_parquet_open_buffer(&f, w.buf, w.len);
+    CHECK(rc == 0, "tiled: open again: %d", rc);
+
+    /* Tiles of five shapes, then a short tail: x anywhere (-1 is NaN for
+     * floats, -2 the zero of the other sign from the one row group 1's
+     * minimum has, both 600 for the others), inside the range all row
+     * groups share,
+     * [80, 597], with a few outside it; inside it only; above row group 0
+     * (with a few NaNs, which are never outside); above every row group or
+     * anywhere. */
+    const size_t T = PQ_TILE, n = 5 * T + 100;
+    int *xs = malloc(n * sizeof *xs);
+    uint8_t(*vb)[16] = malloc(n * 16);
+    const void **vp = malloc(n * sizeof *vp);
+    size_t *vl = malloc(n * sizeof *vl);
+    uint8_t *bout = malloc(n * TB_NRG), one[TB_NRG];
+    uint64_t s = 7;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(s >> 33);
+        switch (i / T) {
+        case 0: xs[i] = r % 50 == 1 ? -2 : (int)(r % 700) - 1; break;
+        case 1: xs[i] = r % 50 == 0 ? (int)(r % 700) - 1 : 80 + (int)(r % 518); break;
+        case 2: xs[i] = 80 + (int)(r % 518); break;
+        case 3: xs[i] = r % 64 == 0 ? -1 : 600 + (int)(r % 80); break;
+        default: xs[i] = r % 2 ? 2000 + (int)(r % 100) : (int)(r % 700); break;
+        }
+    }
+    int bad = 0, checked = 0;
+    static const unsigned flag_sets[] = {0, BF_PARQUET_NO_STATS, BF_PARQUET_NO_BLOOM};
+    for (int j = 0; f && j < NT; j++) {
+        int c = tcols[j];
+        for (size_t i = 0; i < n; i++) {
+            int x = xs[i];
+            if (c == C_BOOL) x = x & 1;
+            else if (x < 0 && c != C_FLOAT && c != C_DOUBLE) x = 600;
+            if (x == -2) { /* row group 1's minimum is x = 20: -0.0f, +0.0 */
+                vl[i] = value_of(c, 20, vb[i]);
+                vb[i][vl[i] - 1] ^= 0x80;
+            } else {
+                vl[i] = value_of(c, x, vb[i]);
+            }
+            vp[i] = vb[i];
+        }
+        for (size_t fs = 0; fs < sizeof flag_sets / sizeof *flag_sets; fs++) {
+            rc = bf_parquet_probe_batch(f, (size_t)j, vp, vl, n, flag_sets[fs], bout);
+            CHECK(rc == BF_OK, "tiled: batch col %s: %s", cs[j].name, bf_strerror(rc));
+            for (size_t i = 0; i < n && rc == BF_OK; i++) {
+                bf_parquet_probe(f, (size_t)j, vp[i], vl[i], flag_sets[fs], one, NULL);
+                for (int rg = 0; rg < TB_NRG; rg++) {
+                    checked++;
+                    if (bout[(size_t)rg * n + i] != one[rg] && bad++ < 5)
+                        fprintf(stderr, "tiled: col %s flags %u value %zu (x %d) rg %d: batch %s, single %s\n",
+                                cs[j].name, flag_sets[fs], i, xs[i], rg,
+                                bf_parquet_verdict_name(bout[(size_t)rg * n + i]),
+                                bf_parquet_verdict_name(one[rg]));
+                }
+            }
+        }
+    }
+    CHECK(bad == 0 && checked > 0, "tiled: %d of %d batch verdicts differ from single probes",
+          bad, checked);
+    /* The packed form cuts the same tiles. */
+    if (f) {
+        uint8_t *packed = malloc(n * 8), *o2 = malloc(n * TB_NRG);
+        size_t j64 = 4; /* C_I64 in tcols */
+        for (size_t i = 0; i < n; i++) value_of(C_I64, xs[i] < 0 ? 0 : xs[i], packed + 8 * i);
+        for (size_t i = 0; i < n; i++) vp[i] = packed + 8 * i;
+        CHECK(tcols[j64] == C_I64 &&
+                  bf_parquet_probe_batch_packed(f, j64, packed, n, 0, bout) == BF_OK &&
+                  bf_parquet_probe_batch(f, j64, vp, NULL, n, 0, o2) == BF_OK &&
+                  memcmp(bout, o2, n * TB_NRG) == 0,
+              "tiled: packed batch");
+        free(packed);
+        free(o2);
+    }
+    free(xs), free(vb), free(vp), free(vl), free(bout), free(store), free(vals);
+    bf_parquet_close(f);
+    bf_thrift_writer_free(&w);
+}
+
 int main(void) {
     const char *forced = getenv("BLOCKFILTER_KERNEL");
     if (forced && *forced && !bf_sbbf_kernel_supported(forced)) {
@@ -1095,6 +1242,7 @@ int main(void) {
     real_files();
     duckdb_file();
     written_file();
+    tiled_batches();
     text_forms();
     printf("%lu passed, %lu failed\n", passed, failed);
     return failed ? 1 : 0;
