@@ -219,8 +219,8 @@ int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path) {
     return save_serialised(path, need, f, ser_parquet);
 }
 
-/* Opens a regular file for reading and returns its size. */
-static int open_regular(const char *path, int *fd_out, size_t *size_out) {
+/* Opens a regular file for reading and returns its size (internal.h). */
+int bf__open_regular(const char *path, int *fd_out, size_t *size_out) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return BF_EIO;
     struct stat st;
@@ -246,7 +246,7 @@ int bf_filter_load_file(bf_filter **out, const char *path) {
     if (!out || !path) return BF_EINVAL;
     int fd;
     size_t size;
-    int rc = open_regular(path, &fd, &size);
+    int rc = bf__open_regular(path, &fd, &size);
     if (rc) return rc;
     if (size == 0) {
         close(fd);
@@ -279,7 +279,7 @@ int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags) {
     if (flags & ~(BF_VIEW_VERIFY_PAYLOAD | BF_MAP_PREFAULT)) return BF_EINVAL;
     int fd;
     size_t size;
-    int rc = open_regular(path, &fd, &size);
+    int rc = bf__open_regular(path, &fd, &size);
     if (rc) return rc;
     if (size == 0) { /* mmap of 0 bytes is an error; the format says why */
         close(fd);
@@ -315,7 +315,7 @@ int bf_filter_file_version(const char *path, unsigned *version) {
     if (!path || !version) return BF_EINVAL;
     int fd;
     size_t size;
-    int rc = open_regular(path, &fd, &size);
+    int rc = bf__open_regular(path, &fd, &size);
     if (rc) return rc;
     uint8_t head[BF_HEADER_BYTES];
     size_t got = 0;

@@ -119,4 +119,9 @@ BF_HIDDEN void bf__alloc_fail_after(long n);
 BF_HIDDEN unsigned long bf__alloc_count(void);
 BF_HIDDEN long bf__alloc_live(void);
 
+/* Opens a regular file read-only (close-on-exec) and returns its size
+ * (lib/fileio.c). BF_EIO with errno set (EISDIR or EINVAL for a directory
+ * or other non-regular file); BF_ETOOBIG for a size past SIZE_MAX. */
+BF_HIDDEN int bf__open_regular(const char *path, int *fd_out, size_t *size_out);
+
 #endif

@@ -753,32 +753,17 @@ int bf_parquet_open_buffer(bf_parquet_file **out, const void *buf, size_t len) {
 
 int bf_parquet_open(bf_parquet_file **out, const char *path) {
     if (!out || !path) return BF_EINVAL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return BF_EIO;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return BF_EIO;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        return BF_EIO;
-    }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
-        close(fd);
-        return BF_ETOOBIG;
-    }
-    size_t size = (size_t)st.st_size;
+    int fd;
+    size_t size;
+    int rc = bf__open_regular(path, &fd, &size);
+    if (rc) return rc;
     if (size < 12) { /* too short to map usefully; judged from its bytes */
         uint8_t b[12];
         ssize_t got = read(fd, b, sizeof b);
         close(fd);
         if (got < 0) return BF_EIO;
         size_t fs, fl;
-        int rc = check_frame(b, (size_t)got, &fs, &fl);
+        rc = check_frame(b, (size_t)got, &fs, &fl);
         return rc ? rc : BF_ETRUNCATED;
     }
     void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -791,7 +776,7 @@ int bf_parquet_open(bf_parquet_file **out, const char *path) {
     /* Probes touch a filter's blocks at random: read-ahead only wastes
      * page cache. */
     madvise(map, size, MADV_RANDOM);
-    int rc = open_common(out, map, size, map);
+    rc = open_common(out, map, size, map);
     if (rc) munmap(map, size);
     return rc;
 }
