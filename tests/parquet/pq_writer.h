@@ -61,15 +61,14 @@ typedef struct pqw_value {
 /* Fixed width of a PLAIN value (0: BYTE_ARRAY). */
 /* Parquet stores floats little-endian; decode them on any host. */
 static inline float pqw_load_f32(const uint8_t *p) {
-    uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    uint32_t u = bf_load_le32(p);
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
 
 static inline double pqw_load_f64(const uint8_t *p) {
-    uint64_t u = 0;
-    for (int i = 8; i-- > 0;) u = u << 8 | p[i];
+    uint64_t u = bf_load_le64(p);
     double d;
     memcpy(&d, &u, 8);
     return d;
