@@ -18,7 +18,7 @@
 
 extern "C" {
 #include <blockfilter.h>
-// The strategy switch is internal (lib/scalable.h); declared here so C++
+// The strategy switch is internal (lib/families/scalable.h); declared here so C++
 // need not parse the library's internal headers.
 size_t bf__scalable_contains_hashes_mode(const bf_scalable *f, const uint64_t *hashes, size_t n,
                                          uint8_t *out, int mode);

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 best_kernel() {
-  # The library's dispatch rule (lib/cpu.c) read from the flags the kernel
+  # The library's dispatch rule (lib/common/cpu.c) read from the flags the kernel
   # reports; Linux drops the AVX/AVX-512 flags when the OS does not save
   # that register state, as XGETBV would tell the library.
   local flags

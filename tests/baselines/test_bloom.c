@@ -3,7 +3,7 @@
  * (remove, saturation, absent keys), concurrency basics. */
 #include <criterion/criterion.h>
 
-#include "baselines.h"
+#include "families/baselines.h"
 #include "blockfilter.h"
 #include "baselines_util.h"
 

@@ -2,7 +2,7 @@
  * each checking its own keys with the concurrent contains while the others
  * still write; afterwards every key is present and the bits equal those of
  * a sequential build. Plain C (runs under ThreadSanitizer and qemu). */
-#include "baselines.h"
+#include "families/baselines.h"
 #include "blockfilter.h"
 
 #include <pthread.h>

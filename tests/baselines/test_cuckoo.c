@@ -3,7 +3,7 @@
  * keys, remove/re-insert cycles, the victim slot, any table size, sizing. */
 #include <criterion/criterion.h>
 
-#include "baselines.h"
+#include "families/baselines.h"
 #include "blockfilter.h"
 #include "baselines_util.h"
 

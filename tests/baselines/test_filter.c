@@ -1,14 +1,14 @@
-/* The generic interface over every family of the registry (lib/family.c):
+/* The generic interface over every family of the registry (lib/families/family.c):
  * creation, sizing, queries, batches, statistics, merge, seeds, views, and
  * the native format (round trips, every truncation, bit flips, crafted
  * inconsistent headers). A family added to the registry is tested here with
  * no edit; what a family can do (remove, merge) comes from its ops table. */
 #include <criterion/criterion.h>
 
-#include "baselines.h"
+#include "families/baselines.h"
 #include "blockfilter.h"
-#include "family.h"
-#include "format.h"
+#include "families/family.h"
+#include "format/format.h"
 #include "baselines_util.h"
 
 /* The registry's families, in registry order (filled by the first call;

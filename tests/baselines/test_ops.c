@@ -1,6 +1,6 @@
 /*
- * The family tables (lib/family.h) and the facade over them, for every row
- * of the registry: a family added to lib/family.c is tested here with no
+ * The family tables (lib/families/family.h) and the facade over them, for every row
+ * of the registry: a family added to lib/families/family.c is tested here with no
  * edit. Each family goes through every generic call; operations a family
  * does not have (a NULL entry) must give the documented answer
  * (BF_EUNSUPPORTED, or BF_EREADONLY on a read-only filter); every mutating
@@ -11,7 +11,7 @@
 
 #include "baselines_util.h"
 #include "blockfilter.h"
-#include "family.h"
+#include "families/family.h"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "blockfilter.h"
-#include "internal.h"
+#include "common/internal.h"
 #include "testutil.h"
 
 static char dir[256];

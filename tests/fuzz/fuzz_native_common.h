@@ -2,7 +2,7 @@
 #ifndef BF_FUZZ_NATIVE_COMMON_H
 #define BF_FUZZ_NATIVE_COMMON_H
 
-#include "family.h" /* what each family supports: its table's optional operations */
+#include "families/family.h" /* what each family supports: its table's optional operations */
 #include "fuzz_common.h"
 
 #define NQ 64

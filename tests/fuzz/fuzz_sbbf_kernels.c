@@ -14,7 +14,7 @@
  * array is part of their contract.
  */
 #include "fuzz_common.h"
-#include "sbbf_kernel.h"
+#include "sbbf/sbbf_kernel.h"
 
 static const bf_kernel *const all_kernels[] = {
     &bf__sbbf_kernel_scalar,

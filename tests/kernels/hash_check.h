@@ -6,7 +6,7 @@
 #define BF_HASH_CHECK_H
 
 #include "testutil.h"
-#include "xxh64.h"
+#include "hash/xxh64.h"
 
 #include <stdio.h>
 #include <stdlib.h>

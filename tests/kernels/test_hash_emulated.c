@@ -1,5 +1,5 @@
 /*
- * The AVX2 and AVX-512 hash kernels (lib/xxh64_avx2.c, lib/xxh64_avx512.c)
+ * The AVX2 and AVX-512 hash kernels (lib/hash/xxh64_avx2.c, lib/hash/xxh64_avx512.c)
  * compiled a second time against SIMDe's portable intrinsics, with no ISA
  * flag (simde-shim/immintrin.h, tests/kernels/meson.build), and compared
  * with the scalar XXH64 reference bit for bit, as test_hash_equiv does for

@@ -1,5 +1,5 @@
 /*
- * The AVX2 and AVX-512 SBBF kernels (lib/sbbf_avx2.c, lib/sbbf_avx512.c)
+ * The AVX2 and AVX-512 SBBF kernels (lib/sbbf/sbbf_avx2.c, lib/sbbf/sbbf_avx512.c)
  * compiled a second time against SIMDe's portable intrinsics, with no
  * -mavx2/-mavx512* flag (simde-shim/immintrin.h, tests/kernels/meson.build),
  * and compared with the scalar kernel: identical filter memory (guard bytes
@@ -25,7 +25,7 @@
  * not affect it. Exit status 0 on success, 1 on failure.
  */
 #include "kernel_hashes.h"
-#include "sbbf_kernel.h"
+#include "sbbf/sbbf_kernel.h"
 #include "testutil.h"
 
 #include <stdarg.h>

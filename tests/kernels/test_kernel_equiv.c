@@ -12,7 +12,7 @@
  */
 #include "check.h"
 #include "kernel_hashes.h"
-#include "sbbf.h"
+#include "sbbf/sbbf.h"
 #include "testutil.h"
 
 #include <stdio.h>

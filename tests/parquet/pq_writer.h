@@ -1,7 +1,7 @@
 /*
  * A minimal but valid Parquet writer for the tests, the fuzz seeds and the
  * benchmark, written from parquet-format's parquet.thrift and Encodings.md
- * with the library's own Thrift compact writer (lib/thrift.h):
+ * with the library's own Thrift compact writer (lib/parquet/thrift.h):
  *
  *  "PAR1" | per row group, per column: one DATA_PAGE (v1, uncompressed):
  *  PageHeader, then definition levels for OPTIONAL columns (4-byte length +
@@ -19,7 +19,7 @@
 #define BF_PQ_WRITER_H
 
 #include "blockfilter.h"
-#include "thrift.h"
+#include "parquet/thrift.h"
 
 #include <math.h>
 #include <stdbool.h>

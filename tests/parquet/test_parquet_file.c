@@ -19,7 +19,7 @@
  */
 #include "blockfilter.h"
 #include "check.h"
-#include "parquet_file.h" /* PQ_TILE */
+#include "parquet/parquet_file.h" /* PQ_TILE */
 #include "pq_writer.h"
 #include "testutil.h"
 

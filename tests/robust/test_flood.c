@@ -10,7 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "blockfilter.h"
-#include "internal.h"
+#include "common/internal.h"
 #include "robust_util.h"
 
 #include <criterion/criterion.h>

@@ -7,9 +7,9 @@
  */
 #define _GNU_SOURCE
 #include "blockfilter.h"
-#include "internal.h"
+#include "common/internal.h"
 #include "robust_util.h"
-#include "sbbf_kernel.h"
+#include "sbbf/sbbf_kernel.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -17,7 +17,7 @@
  * may round a last digit differently).
  */
 #include "blockfilter.h"
-#include "scalable.h"
+#include "families/scalable.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -3,8 +3,8 @@
 #define BF_SCALABLE_UTIL_H
 
 #include "blockfilter.h"
-#include "family.h"
-#include "scalable.h"
+#include "families/family.h"
+#include "families/scalable.h"
 #include "testutil.h"
 
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /*
  * Test-only stand-in for <immintrin.h>: the x86 intrinsics as SIMDe's
  * portable C implementations (Debian: libsimde-dev). The kernel-emulation
- * test compiles lib/sbbf_avx2.c and lib/sbbf_avx512.c with this directory
+ * test compiles lib/sbbf/sbbf_avx2.c and lib/sbbf/sbbf_avx512.c with this directory
  * first on the include path and without any -mavx2/-mavx512* flag, so the
  * kernels' own logic runs on any CPU (one that hides AVX-512, aarch64 under
  * qemu) and is compared with the scalar kernel. Never used by lib/ itself.

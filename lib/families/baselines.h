@@ -1,0 +1,165 @@
+/* The baseline families (classic Bloom, counting Bloom, cuckoo): their
+ * objects and the helpers bloom.c, counting.c and cuckoo.c share. Each of
+ * those files exports its family's table of operations (family.h); nothing
+ * outside them touches these structs (tests aside).
+ *
+ * Every payload is kept in memory in its portable byte layout (the native
+ * payload of docs/format.md), so saving is a copy and a read-only view reads
+ * the caller's bytes in place (byte or memcpy loads only: any alignment, any
+ * host byte order). */
+#ifndef BF_BASELINES_H
+#define BF_BASELINES_H
+
+#include "families/family.h"
+
+/* Limits. 2^48 bits is 32 TiB: every size below is computed without
+ * overflow, and allocation refuses what the machine cannot hold. */
+#define BF_BLOOM_MAX_BITS ((uint64_t)1 << 48)
+#define BF_BLOOM_MAX_K 64u
+#define BF_COUNTER_MAX 15u
+#define BF_CUCKOO_SLOTS 4u
+#define BF_CUCKOO_MAX_BUCKETS ((uint64_t)1 << 44)
+#define BF_CUCKOO_MAX_KICKS 500u
+/* Load factor the sizing plans for (see cuckoo.c). */
+#define BF_CUCKOO_DESIGN_LOAD 0.94
+/* Bytes after the buckets in a saved cuckoo payload: count, victim index,
+ * victim fingerprint, reserved (docs/format.md). */
+#define BF_CUCKOO_TRAILER_BYTES 24u
+
+/* The table the classic and counting filters share: m cells (bits or 4-bit
+ * counters) of which each key sets or reads k. */
+typedef struct bf_cells {
+    uint8_t *bits;        /* writable; NULL for a read-only view */
+    const uint8_t *data;  /* for reading (== bits when owned) */
+    uint64_t m;
+    unsigned k;
+    uint64_t num_bytes;
+    uint64_t seed;        /* byte-string hashing seed (the one copy) */
+    bf_region region;
+} bf_cells;
+
+/* Classic Bloom filter: bit i is bit (i & 7) of byte i >> 3 (little-endian
+ * 64-bit words); the payload is 8 * ceil(m / 64) bytes, padding bits zero. */
+struct bf_bloom {
+    bf_cells t; /* first member: see bf__cells_new */
+};
+
+/* Counting Bloom filter: counter i is the low nibble of byte i >> 1 for even
+ * i, the high nibble for odd i; payload 8 * ceil(m / 16) bytes, padding
+ * nibbles zero. 15 is sticky. */
+struct bf_counting {
+    bf_cells t; /* first member: see bf__cells_new */
+};
+
+/* Cuckoo filter: num_buckets buckets of 4 slots of fp_bits bits; bucket j is
+ * the fp_bits / 2 bytes at j * fp_bits / 2, a little-endian integer whose
+ * bits [s f, (s+1) f) hold slot s. Fingerprint 0 marks an empty slot. */
+struct bf_cuckoo {
+    uint8_t *table;       /* writable; NULL for a read-only view */
+    const uint8_t *data;
+    uint64_t num_buckets;
+    unsigned fp_bits;
+    unsigned bucket_bytes; /* fp_bits / 2 */
+    uint64_t num_bytes;    /* table bytes: num_buckets * bucket_bytes */
+    uint64_t count;        /* fingerprints stored, victim included */
+    uint64_t victim_index;
+    uint32_t victim_fp;    /* 0: no victim */
+    uint64_t rng;          /* kick-out choices (xorshift) */
+    uint64_t seed;         /* byte-string hashing seed (the one copy) */
+    bf_region region;
+    unsigned max_kicks;    /* kick-out limit of inserts; 0 = BF_CUCKOO_MAX_KICKS */
+};
+
+/* Enhanced double hashing (Dillinger and Manolios 2004) over 64-bit values,
+ * each reduced to [0, m) by multiply-high. The second hash is a finaliser of
+ * the first, so one 64-bit hash yields all k positions. */
+static inline uint64_t bf__mix64(uint64_t z) {
+    z ^= z >> 33;
+    z *= 0xff51afd7ed558ccdULL;
+    z ^= z >> 33;
+    z *= 0xc4ceb9fe1a85ec53ULL;
+    z ^= z >> 33;
+    return z;
+}
+typedef struct bf_dh {
+    uint64_t x, y, i;
+} bf_dh;
+static inline bf_dh bf__dh_init(uint64_t hash) {
+    bf_dh d = {hash, bf__mix64(hash ^ 0x9e3779b97f4a7c15ULL), 0};
+    return d;
+}
+static inline uint64_t bf__dh_next(bf_dh *d, uint64_t m) {
+    uint64_t pos = bf_mulhi64(d->x, m);
+    d->x += d->y;
+    d->y += ++d->i;
+    return pos;
+}
+
+/* Batch loops prefetch from this payload size up (below it the payload sits
+ * in L1/L2 and prefetches only cost). */
+#define BF_BASELINE_PREFETCH_MIN_BYTES ((uint64_t)1 << 20)
+
+/* Batches (any alignment of the hash array; out may be NULL). */
+BF_HIDDEN size_t bf__bloom_contains_batch(const bf_bloom *f, const uint64_t *hashes, size_t n,
+                                          uint8_t *out);
+BF_HIDDEN void bf__bloom_insert_batch(bf_bloom *f, const uint64_t *hashes, size_t n);
+BF_HIDDEN size_t bf__counting_contains_batch(const bf_counting *f, const uint64_t *hashes,
+                                             size_t n, uint8_t *out);
+BF_HIDDEN size_t bf__cuckoo_contains_batch(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                           uint8_t *out);
+
+/* Shared sizing and models (bloom.c). */
+BF_HIDDEN double bf__bloom_fpp(double m, unsigned k, double n);
+/* Smallest m (and its k) with exact FPR <= fpp over integer k in 1..64. */
+BF_HIDDEN int bf__bloom_size(uint64_t n, double fpp, uint64_t *m, unsigned *k);
+/* Best integer k for m cells and n keys, and its FPR. */
+BF_HIDDEN unsigned bf__bloom_best_k(uint64_t m, uint64_t n, double *fpp);
+BF_HIDDEN uint64_t bf__bloom_payload_bytes(uint64_t m);
+BF_HIDDEN uint64_t bf__counting_payload_bytes(uint64_t m);
+
+/* The classic and counting filters' shared table (bloom.c). An object is a
+ * struct whose first member is a bf_cells, so a pointer to it converts to
+ * the bf_cells (and the void * of the family tables to either).
+ * bf__cells_new allocates a zeroed payload of `bytes` bytes for m cells, k
+ * per key; it checks m and k and sets *out on BF_OK only. */
+BF_HIDDEN int bf__cells_new(bf_cells **out, size_t size, uint64_t m, unsigned k, uint64_t bytes);
+/* Frees the payload (if owned) and the object; t may be NULL. */
+BF_HIDDEN void bf__cells_free(bf_cells *t);
+
+/* Table operations the two families share (o is a bf_bloom or bf_counting;
+ * see family.h for what each does). */
+BF_HIDDEN void bf__cells_destroy(void *o);
+BF_HIDDEN uint64_t bf__cells_num_bytes(const void *o);
+BF_HIDDEN bool bf__cells_is_readonly(const void *o);
+BF_HIDDEN uint64_t bf__cells_seed(const void *o);
+BF_HIDDEN int bf__cells_set_seed(void *o, uint64_t seed);
+BF_HIDDEN int bf__cells_clear(void *o);
+/* Native payload: p0 = m, p1 = k, p2 = the family's constant (0 for the
+ * classic filter, 4 bits per counter), p3 = 0, then the table. */
+BF_HIDDEN void bf__cells_encode(const void *o, bf_native_params *p, uint8_t *payload, uint32_t p2);
+BF_HIDDEN int bf__cells_check(const bf_native_params *p, uint64_t len, uint32_t p2,
+                              uint64_t (*payload_bytes)(uint64_t m));
+BF_HIDDEN int bf__cells_decode(void **out, size_t size, const bf_native_params *p,
+                               const uint8_t *payload, uint64_t len, uint64_t seed, bool view);
+/* Sizing: the classic filter's m and k for (n, fpp), in a payload of
+ * payload_bytes(m) bytes; the model FPR of a payload of num_bytes holding
+ * cells_per_byte cells each, with the best k. */
+BF_HIDDEN int bf__cells_size_for(uint64_t n, double fpp, bf_sizing *out,
+                                 uint64_t (*payload_bytes)(uint64_t m));
+BF_HIDDEN int bf__cells_fpp_for(uint64_t num_bytes, unsigned cells_per_byte, uint64_t n,
+                                double *out);
+/* Statistics of a table of `cells` cells, `set` of them non-zero, k per key. */
+BF_HIDDEN void bf__cells_stats(bf_stats *st, uint64_t cells, uint64_t set, unsigned k);
+
+BF_HIDDEN uint64_t bf__bloom_bits_set(const bf_bloom *f);
+BF_HIDDEN unsigned bf__counting_get(const uint8_t *data, uint64_t i);
+
+/* Cuckoo internals. */
+BF_HIDDEN int bf__cuckoo_size(uint64_t n, double fpp, uint64_t *num_buckets, unsigned *fp_bits);
+BF_HIDDEN double bf__cuckoo_model_fpp(unsigned fp_bits, double load);
+/* The load sizing plans for with n keys (<= BF_CUCKOO_DESIGN_LOAD). */
+BF_HIDDEN double bf__cuckoo_design_load(uint64_t n);
+BF_HIDDEN uint64_t bf__cuckoo_occupied(const bf_cuckoo *f);
+BF_HIDDEN double bf__cuckoo_est_fpp(const bf_cuckoo *f);
+
+#endif
