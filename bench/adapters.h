@@ -165,16 +165,16 @@ struct FilterAdapter {
         }
     }
     static std::string kernel(const F *f) {
-        bf_stats st;
-        if (bf_filter_stats(f, &st) != BF_OK || !st.kernel) return "scalar";
+        bf_filter_stats st;
+        if (bf_filter_get_stats(f, &st) != BF_OK || !st.kernel) return "scalar";
         return st.kernel;
     }
     // Family-specific facts recorded with every result of the filter: for a
     // scalable chain its layers, initial capacity, bound and keys written.
     static std::vector<std::pair<std::string, double>> extra(const F *f) {
         const bf_scalable *c = bf_filter_scalable(const_cast<F *>(f));
-        bf_scalable_info in;
-        if (!c || bf_scalable_get_info(c, &in) != BF_OK) return {};
+        bf_scalable_stats in;
+        if (!c || bf_scalable_get_stats(c, &in) != BF_OK) return {};
         bf_scalable_layer l0;
         bf_scalable_get_layer(c, 0, &l0);
         return {{"layers", (double)in.num_layers},

@@ -60,7 +60,7 @@ struct Chains {
                 break;
             bool added = false;
             uint64_t h = mix(i);
-            if (bf_scalable_add_hash(full, h, &added) != BF_OK) std::abort();
+            if (bf_scalable_insert_hash(full, h, &added) != BF_OK) std::abort();
             if (added) present.push_back(h);
         }
         for (int n = 1; n <= kMaxLayers; n++) {

@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
 
     /* 3. Read it back and probe, as a reader pruning row groups would. */
     bf_sbbf *g;
-    if ((rc = bf_sbbf_from_parquet(&g, buf, written)) != BF_OK) {
+    if ((rc = bf_sbbf_from_parquet(&g, buf, written, NULL)) != BF_OK) {
         fprintf(stderr, "bf_sbbf_from_parquet: %s\n", bf_strerror(rc));
         return 1;
     }

@@ -383,7 +383,7 @@ typedef struct bf_sbbf_stats {
     uint64_t num_blocks;
     uint64_t bits_set;
     double fill_ratio;    /* bits_set / (8 * num_bytes) */
-    double est_ndv;       /* -32 z ln(1 - fill): estimated distinct keys */
+    double est_keys;      /* -32 z ln(1 - fill): estimated distinct keys */
     double est_fpp;       /* exact FPR of the filter as it stands */
 } bf_sbbf_stats;
 BF_API int bf_sbbf_get_stats(const bf_sbbf *f, bf_sbbf_stats *out);
@@ -395,9 +395,8 @@ BF_API int bf_sbbf_to_parquet(const bf_sbbf *f, void *buf, size_t cap,
                               size_t *written);
 /** Copying load. Rejects legacy (pre-XXH64), compressed or unknown-algorithm
  *  filters with BF_EUNSUPPORTED; *consumed (may be NULL) = bytes used. */
-BF_API int bf_sbbf_from_parquet(bf_sbbf **out, const void *buf, size_t len);
-BF_API int bf_sbbf_from_parquet_ex(bf_sbbf **out, const void *buf, size_t len,
-                                   size_t *consumed);
+BF_API int bf_sbbf_from_parquet(bf_sbbf **out, const void *buf, size_t len,
+                                size_t *consumed);
 /** Zero-copy read-only view of a Parquet header + bitset. */
 BF_API int bf_sbbf_view_parquet(bf_sbbf **out, const void *buf, size_t len,
                                 size_t *consumed);
@@ -422,7 +421,7 @@ BF_API const char *bf_sbbf_kernel(const bf_sbbf *f);
 typedef struct bf_bloom bf_bloom;
 BF_API int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp);
 /** m bits (any m >= 1) and k hashes (1..64). */
-BF_API int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k);
+BF_API int bf_bloom_new_bits(bf_bloom **out, uint64_t m, unsigned k);
 BF_API void bf_bloom_free(bf_bloom *f);
 /** BF_OK, or BF_EREADONLY (a view from bf_filter_bloom() of a bf_filter
  *  view; nothing changes). f must not be NULL. */
@@ -438,7 +437,7 @@ BF_API double bf_bloom_model_fpp(uint64_t m, unsigned k, uint64_t n);
 typedef struct bf_counting bf_counting;
 BF_API int bf_counting_new(bf_counting **out, uint64_t n, double fpp);
 /** m 4-bit counters (any m >= 1) and k hashes (1..64). */
-BF_API int bf_counting_new_mk(bf_counting **out, uint64_t m, unsigned k);
+BF_API int bf_counting_new_counters(bf_counting **out, uint64_t m, unsigned k);
 BF_API void bf_counting_free(bf_counting *f);
 /** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
 BF_API int bf_counting_insert_hash(bf_counting *f, uint64_t hash);
@@ -513,7 +512,7 @@ BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
  * fpp) is bf_scalable_new with capacity n (0 is taken as 1), the default
  * expansion (2) and ratio (0.5); it grows past n, its compound FPR staying
  * within fpp. Inserts add a key only if the chain may not hold it already
- * (bf_scalable_add_hash), so repeats do not use capacity. Other parameters
+ * (bf_scalable_insert_hash), so repeats do not use capacity. Other parameters
  * (expansion, ratio, non-scaling): bf_scalable_new + bf_filter_from_scalable.
  */
 
@@ -554,7 +553,7 @@ BF_API int bf_fpp_for(bf_family family, uint64_t num_bytes, uint64_t n,
 
 typedef struct bf_filter bf_filter;
 
-typedef struct bf_stats {
+typedef struct bf_filter_stats {
     bf_family family;
     uint64_t num_bytes;      /* filter bytes (bf_filter_num_bytes) */
     uint64_t inserted;       /* successful insert calls recorded (not distinct) */
@@ -568,7 +567,7 @@ typedef struct bf_stats {
     unsigned k;              /* hashes per key; cuckoo: 0 */
     unsigned fp_bits;        /* cuckoo fingerprint bits; else 0 */
     const char *kernel;      /* sbbf kernel name; else "scalar" */
-} bf_stats;
+} bf_filter_stats;
 
 BF_API int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp);
 BF_API void bf_filter_free(bf_filter *f);
@@ -630,7 +629,7 @@ BF_API uint64_t bf_filter_hash(const bf_filter *f, const void *data, size_t len)
 BF_API int bf_filter_set_seed(bf_filter *f, uint64_t seed);
 BF_API uint64_t bf_filter_seed(const bf_filter *f);
 BF_API size_t bf_filter_num_bytes(const bf_filter *f);
-BF_API int bf_filter_stats(const bf_filter *f, bf_stats *out);
+BF_API int bf_filter_get_stats(const bf_filter *f, bf_filter_stats *out);
 /** dst |= src (sbbf, bloom; counting adds counters, saturating). Cuckoo
  *  and scalable: BF_EUNSUPPORTED. Same family, size and seed required
  *  (BF_EMISMATCH). */
@@ -1023,18 +1022,18 @@ BF_API void bf_scalable_free(bf_scalable *f);
  * newest layer is at capacity. BF_EFULL: non-scaling and full, nothing
  * changed. BF_ENOMEM / BF_ETOOBIG: the chain could not grow, nothing
  * changed. BF_EREADONLY on a view. */
-BF_API int bf_scalable_add_hash(bf_scalable *f, uint64_t hash, bool *added);
+BF_API int bf_scalable_insert_hash(bf_scalable *f, uint64_t hash, bool *added);
 BF_API bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash);
 /* Batches: added[i] / out[i] are 0 or 1 (arrays may be NULL). add stops at
  * the first error; *done (may be NULL) = keys processed. Keys of one batch
  * are added in order, exactly as single adds would be (a repeat within the
  * batch is not added twice). contains returns the number of 1s. */
-BF_API int bf_scalable_add_hashes(bf_scalable *f, const uint64_t *hashes, size_t n,
+BF_API int bf_scalable_insert_hashes(bf_scalable *f, const uint64_t *hashes, size_t n,
                                   uint8_t *added, size_t *done);
 BF_API size_t bf_scalable_contains_hashes(const bf_scalable *f, const uint64_t *hashes,
                                           size_t n, uint8_t *out);
 /* Byte strings, XXH64 with the filter's seed (0 = Parquet's hash). */
-BF_API int bf_scalable_add(bf_scalable *f, const void *data, size_t len, bool *added);
+BF_API int bf_scalable_insert(bf_scalable *f, const void *data, size_t len, bool *added);
 BF_API bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len);
 /** Keyed mode: only on an empty filter (no key added, every bit clear),
  *  BF_EINVAL otherwise; BF_EREADONLY on a view. */
@@ -1043,7 +1042,7 @@ BF_API uint64_t bf_scalable_seed(const bf_scalable *f);
 /** Back to one empty layer 0 (the seed is kept). BF_EREADONLY on a view. */
 BF_API int bf_scalable_clear(bf_scalable *f);
 
-typedef struct bf_scalable_info {
+typedef struct bf_scalable_stats {
     uint64_t capacity;   /* sum of the layers' capacities */
     uint64_t count;      /* keys added (adds that returned added = true) */
     uint64_t num_bytes;  /* bitset bytes over all layers */
@@ -1055,9 +1054,9 @@ typedef struct bf_scalable_info {
     double fill_ratio;   /* set bits / bits over all layers */
     double est_fpp;      /* FPR as the filter stands: 1 - prod(1 - exact FPR_now(layer)) */
     double bound_fpp;    /* compound model FPR if every layer were at capacity (<= fpp) */
-} bf_scalable_info;
+} bf_scalable_stats;
 /** O(bytes): counts the set bits of every layer. */
-BF_API int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out);
+BF_API int bf_scalable_get_stats(const bf_scalable *f, bf_scalable_stats *out);
 
 /* One layer, 0 = oldest. BF_EINVAL if i >= the number of layers. */
 typedef struct bf_scalable_layer {

@@ -162,7 +162,7 @@ static bool growth_allowed(const bfm_bf *b, const bf_scalable_layer *last) {
     return (double)bytes * 8.0 <= MAX_GROWTH_BITS_PER_ITEM * (double)cap;
 }
 
-/* Adds hashes in order, as bf_scalable_add_hashes, but checks the growth
+/* Adds hashes in order, as bf_scalable_insert_hashes, but checks the growth
  * guard whenever the newest layer is full. */
 static int add_guarded(bfm_bf *b, const uint64_t *h, size_t n, uint8_t *flag, size_t *done) {
     *done = 0;
@@ -178,7 +178,7 @@ static int add_guarded(bfm_bf *b, const uint64_t *h, size_t n, uint8_t *flag, si
             take = (size_t)room;
         }
         size_t d = 0;
-        int rc = bf_scalable_add_hashes(b->sc, h + *done, take, flag + *done, &d);
+        int rc = bf_scalable_insert_hashes(b->sc, h + *done, take, flag + *done, &d);
         *done += d;
         if (rc != BF_OK) return rc;
     }
@@ -366,7 +366,7 @@ static const char *const info_names[F_COUNT] = {
     "Error rate", "Tightening ratio", "Fill ratio", "Estimated FPR", "FPR bound", "Keyed hashing",
 };
 
-static void reply_field(RedisModuleCtx *ctx, const bfm_bf *b, const bf_scalable_info *in, int f) {
+static void reply_field(RedisModuleCtx *ctx, const bfm_bf *b, const bf_scalable_stats *in, int f) {
     switch (f) {
     case F_CAPACITY: rm.ReplyWithLongLong(ctx, (long long)bfm_bf_capacity(b)); break;
     case F_SIZE: rm.ReplyWithLongLong(ctx, (long long)bfm_bf_mem_usage(b)); break;
@@ -414,9 +414,9 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
             hi = lo + 1;
         }
     }
-    bf_scalable_info in;
+    bf_scalable_stats in;
     memset(&in, 0, sizeof in);
-    if (lo <= F_BOUND && hi > F_FILL) bf_scalable_get_info(b->sc, &in); /* O(bytes) */
+    if (lo <= F_BOUND && hi > F_FILL) bf_scalable_get_stats(b->sc, &in); /* O(bytes) */
     if (argc == 3 && hi == lo + 1) {
         /* One field: RESP3 a one-entry map, RESP2 a one-element array. */
         if (bfm_resp3(ctx)) {

@@ -134,9 +134,9 @@ class Lib:
 
         self.Params, self.Info = Params, Info
         self.l.bf_scalable_new.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(Params)]
-        self.l.bf_scalable_add_hashes.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
+        self.l.bf_scalable_insert_hashes.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
                                                   ctypes.c_void_p]
-        self.l.bf_scalable_get_info.argtypes = [ctypes.c_void_p, ctypes.POINTER(Info)]
+        self.l.bf_scalable_get_stats.argtypes = [ctypes.c_void_p, ctypes.POINTER(Info)]
         self.l.bf_scalable_free.argtypes = [ctypes.c_void_p]
 
     def sbbf_bits_per_key(self, n, fpp):
@@ -156,10 +156,10 @@ class Lib:
             k = min(left, 1 << 20)
             hs = array.array("Q", (rnd.getrandbits(64) for _ in range(k)))
             addr, _ = hs.buffer_info()
-            self.l.bf_scalable_add_hashes(f, addr, k, None, None)
+            self.l.bf_scalable_insert_hashes(f, addr, k, None, None)
             left -= k
         info = self.Info()
-        self.l.bf_scalable_get_info(f, ctypes.byref(info))
+        self.l.bf_scalable_get_stats(f, ctypes.byref(info))
         self.l.bf_scalable_free(f)
         return info.num_bytes, info.num_layers
 

@@ -50,7 +50,7 @@ static int to_native(const char *in, const char *out) {
     if (!buf) return cli_sys_error(in, "cannot read");
     bf_sbbf *s = NULL;
     size_t consumed = 0;
-    int rc = bf_sbbf_from_parquet_ex(&s, buf, len, &consumed);
+    int rc = bf_sbbf_from_parquet(&s, buf, len, &consumed);
     free(buf);
     if (rc) return cli_lib_error(in, "not a Parquet Bloom filter", rc, 0);
     if (consumed != len) cli_msg("%s: warning: %zu bytes after the filter ignored", in, len - consumed);

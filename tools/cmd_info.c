@@ -31,14 +31,14 @@ typedef struct facts {
     const char *file;
     unsigned version;
     uint64_t file_bytes, seed;
-    bf_stats s;
+    bf_filter_stats s;
     const bf_scalable *chain; /* scalable filters, else NULL */
-    bf_scalable_info ci;
+    bf_scalable_stats ci;
 } facts;
 
 /* A scalable chain: its parameters, totals and layers, as JSON members. */
 static void print_chain_json(const facts *x) {
-    const bf_scalable_info *c = &x->ci;
+    const bf_scalable_stats *c = &x->ci;
     printf(",\"scalable\":{\"fpp\":%.17g,\"expansion\":%u,\"ratio\":%.17g,\"nonscaling\":%s"
            ",\"capacity\":%" PRIu64 ",\"count\":%" PRIu64 ",\"bound_fpp\":%.6g,\"layers\":[",
            c->fpp, c->expansion, c->ratio, (c->flags & BF_SCALABLE_NONSCALING) ? "true" : "false",
@@ -53,7 +53,7 @@ static void print_chain_json(const facts *x) {
 }
 
 static void print_chain_text(const facts *x) {
-    const bf_scalable_info *c = &x->ci;
+    const bf_scalable_stats *c = &x->ci;
     printf("chain:           %zu layer%s, expansion %u, ratio %g, target fpp %g%s\n",
            c->num_layers, c->num_layers == 1 ? "" : "s", c->expansion, c->ratio, c->fpp,
            (c->flags & BF_SCALABLE_NONSCALING) ? ", non-scaling" : "");
@@ -70,7 +70,7 @@ static void print_chain_text(const facts *x) {
 }
 
 static void print_json(const facts *x) {
-    const bf_stats *s = &x->s;
+    const bf_filter_stats *s = &x->s;
     printf("{\"file\":");
     json_string(x->file);
     printf(",\"format_version\":%u,\"family\":\"%s\",\"file_bytes\":%" PRIu64
@@ -86,7 +86,7 @@ static void print_json(const facts *x) {
 }
 
 static void print_text(const facts *x) {
-    const bf_stats *s = &x->s;
+    const bf_filter_stats *s = &x->s;
     const char *cells = s->family == BF_FAMILY_COUNTING ? "counters"
                         : s->family == BF_FAMILY_CUCKOO ? "slots"
                                                         : "bits";
@@ -137,12 +137,12 @@ static int run(int argc, char **argv) {
     }
     struct stat sb;
     x.file_bytes = stat(file, &sb) == 0 ? (uint64_t)sb.st_size : 0;
-    if ((rc = bf_filter_stats(f, &x.s)) != BF_OK) {
+    if ((rc = bf_filter_get_stats(f, &x.s)) != BF_OK) {
         bf_filter_free(f);
         return cli_lib_error(file, "cannot compute statistics", rc, 0);
     }
     x.chain = bf_filter_scalable(f);
-    if (x.chain && (rc = bf_scalable_get_info(x.chain, &x.ci)) != BF_OK) {
+    if (x.chain && (rc = bf_scalable_get_stats(x.chain, &x.ci)) != BF_OK) {
         bf_filter_free(f);
         return cli_lib_error(file, "cannot describe the chain", rc, 0);
     }

@@ -239,7 +239,7 @@ static void list_text(cli_out *o, const char *file, const bf_parquet_file *f) {
                 else outf(o, "%.3g at %" PRId64 " distinct", x.fpp_at_ndv, k.distinct_count);
                 if (x.have_stats)
                     outf(o, "; from its bits: fpp %.3g, ~%.0f distinct, fill %.3f", x.st.est_fpp,
-                         x.st.est_ndv, x.st.fill_ratio);
+                         x.st.est_keys, x.st.fill_ratio);
                 cli_out_write(o, "\n", 1);
             }
         }
@@ -318,7 +318,7 @@ static void list_json(cli_out *o, const char *file, const bf_parquet_file *f) {
                 if (x.have_stats)
                     outf(o, ",\"bits_set\":%" PRIu64 ",\"fill_ratio\":%.6g,\"est_distinct\":%.1f"
                             ",\"est_fpp\":%.6g",
-                         x.st.bits_set, x.st.fill_ratio, x.st.est_ndv, x.st.est_fpp);
+                         x.st.bits_set, x.st.fill_ratio, x.st.est_keys, x.st.est_fpp);
                 cli_out_write(o, "}}", 2);
             } else {
                 cli_out_write(o, ",\"filter\":null,\"filter_status\":", 31);

@@ -149,7 +149,7 @@ BF_HIDDEN int bf__cells_size_for(uint64_t n, double fpp, bf_sizing *out,
 BF_HIDDEN int bf__cells_fpp_for(uint64_t num_bytes, unsigned cells_per_byte, uint64_t n,
                                 double *out);
 /* Statistics of a table of `cells` cells, `set` of them non-zero, k per key. */
-BF_HIDDEN void bf__cells_stats(bf_stats *st, uint64_t cells, uint64_t set, unsigned k);
+BF_HIDDEN void bf__cells_stats(bf_filter_stats *st, uint64_t cells, uint64_t set, unsigned k);
 
 BF_HIDDEN uint64_t bf__bloom_bits_set(const bf_bloom *f);
 BF_HIDDEN unsigned bf__counting_get(const uint8_t *data, uint64_t i);

@@ -127,7 +127,7 @@ static int bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) {
     return rc;
 }
 
-int bf_bloom_new_mk(bf_bloom **out, uint64_t m, unsigned k) { return bloom_new_mk(out, m, k); }
+int bf_bloom_new_bits(bf_bloom **out, uint64_t m, unsigned k) { return bloom_new_mk(out, m, k); }
 
 int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp) {
     if (!out) return BF_EINVAL;
@@ -368,7 +368,7 @@ int bf__cells_fpp_for(uint64_t num_bytes, unsigned cells_per_byte, uint64_t n, d
     return BF_OK;
 }
 
-void bf__cells_stats(bf_stats *st, uint64_t cells, uint64_t set, unsigned k) {
+void bf__cells_stats(bf_filter_stats *st, uint64_t cells, uint64_t set, unsigned k) {
     st->cells = cells;
     st->cells_set = set;
     st->fill_ratio = (double)set / (double)cells;
@@ -418,7 +418,7 @@ static int bloom_merge(void *dst, const void *src) {
     return BF_OK;
 }
 
-static int bloom_stats(const void *o, bf_stats *st) {
+static int bloom_stats(const void *o, bf_filter_stats *st) {
     const bf_bloom *f = o;
     bf__cells_stats(st, f->t.m, bf__bloom_bits_set(f), f->t.k);
     return BF_OK;

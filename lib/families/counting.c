@@ -44,7 +44,7 @@ static int counting_new_mk(bf_counting **out, uint64_t m, unsigned k) {
     return rc;
 }
 
-int bf_counting_new_mk(bf_counting **out, uint64_t m, unsigned k) {
+int bf_counting_new_counters(bf_counting **out, uint64_t m, unsigned k) {
     return counting_new_mk(out, m, k);
 }
 
@@ -179,7 +179,7 @@ static int counting_merge(void *dst, const void *src) {
     return BF_OK;
 }
 
-static int counting_stats(const void *o, bf_stats *st) {
+static int counting_stats(const void *o, bf_filter_stats *st) {
     const bf_counting *c = o;
     uint64_t nz = 0;
     /* Counters below m only: an unverified view may have padding set. */

@@ -529,7 +529,7 @@ static int clear(void *o) {
     return BF_OK;
 }
 
-static int stats(const void *o, bf_stats *st) {
+static int stats(const void *o, bf_filter_stats *st) {
     const bf_cuckoo *c = o;
     st->cells = c->num_buckets * BF_CUCKOO_SLOTS;
     st->cells_set = bf__cuckoo_occupied(c);

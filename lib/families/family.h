@@ -71,8 +71,8 @@ typedef struct bf_family_ops {
     /* Fills cells, cells_set, fill_ratio, est_keys, est_fpp, k, fp_bits and
      * kernel (the facade has set family, num_bytes, inserted, and kernel to
      * "scalar"). */
-    int (*stats)(const void *obj, bf_stats *out);
-    /* The filter's memory (bf_filter_num_bytes, bf_stats.num_bytes): its
+    int (*stats)(const void *obj, bf_filter_stats *out);
+    /* The filter's memory (bf_filter_num_bytes, bf_filter_stats.num_bytes): its
      * bits, counters or slots; payload_bytes may add metadata (a cuckoo
      * trailer, a scalable chain's directory of layers). */
     uint64_t (*num_bytes)(const void *obj);

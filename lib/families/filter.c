@@ -202,9 +202,9 @@ int bf_filter_merge(bf_filter *dst, const bf_filter *src) {
     return BF_OK;
 }
 
-int bf_filter_stats(const bf_filter *f, bf_stats *out) {
+int bf_filter_get_stats(const bf_filter *f, bf_filter_stats *out) {
     if (!f || !out) return BF_EINVAL;
-    bf_stats st;
+    bf_filter_stats st;
     memset(&st, 0, sizeof st);
     st.family = f->ops->id;
     st.num_bytes = f->ops->num_bytes(f->obj);

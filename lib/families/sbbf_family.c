@@ -51,14 +51,14 @@ static size_t contains_batch(const void *o, const uint64_t *h, size_t n, uint8_t
 static int clear(void *o) { return bf_sbbf_clear(o); }
 static int merge(void *d, const void *s) { return bf_sbbf_merge(d, s); }
 
-static int stats(const void *o, bf_stats *st) {
+static int stats(const void *o, bf_filter_stats *st) {
     bf_sbbf_stats s;
     int rc = bf_sbbf_get_stats(o, &s);
     if (rc) return rc;
     st->cells = s.num_bytes * 8;
     st->cells_set = s.bits_set;
     st->fill_ratio = s.fill_ratio;
-    st->est_keys = s.est_ndv;
+    st->est_keys = s.est_keys;
     st->est_fpp = s.est_fpp;
     st->k = 8;
     st->kernel = bf_sbbf_kernel(o);

@@ -396,7 +396,7 @@ static int put_new(bf_scalable *f, uint64_t hash) {
     return BF_OK;
 }
 
-int bf_scalable_add_hash(bf_scalable *f, uint64_t hash, bool *added) {
+int bf_scalable_insert_hash(bf_scalable *f, uint64_t hash, bool *added) {
     if (!f) return BF_EINVAL;
     if (f->readonly) return BF_EREADONLY;
     if (bf_scalable_contains_hash(f, hash)) {
@@ -409,9 +409,9 @@ int bf_scalable_add_hash(bf_scalable *f, uint64_t hash, bool *added) {
     return BF_OK;
 }
 
-int bf_scalable_add(bf_scalable *f, const void *data, size_t len, bool *added) {
+int bf_scalable_insert(bf_scalable *f, const void *data, size_t len, bool *added) {
     if (!f || (!data && len)) return BF_EINVAL;
-    return bf_scalable_add_hash(f, bf_hash_xxh64_seeded(data, len, f->seed), added);
+    return bf_scalable_insert_hash(f, bf_hash_xxh64_seeded(data, len, f->seed), added);
 }
 
 /* In steps of CHUNK keys: the layers older than the newest at the start of
@@ -419,7 +419,7 @@ int bf_scalable_add(bf_scalable *f, const void *data, size_t len, bool *added) {
  * with the batch lookup; then each key, in order, is checked against the
  * newest layer(s) (which this step's keys change) and written if absent.
  * The outcome is exactly that of n single adds. */
-int bf_scalable_add_hashes(bf_scalable *f, const uint64_t *hashes, size_t n, uint8_t *added,
+int bf_scalable_insert_hashes(bf_scalable *f, const uint64_t *hashes, size_t n, uint8_t *added,
                            size_t *done) {
     if (done) *done = 0;
     if (!f || (!hashes && n)) return BF_EINVAL;
@@ -508,12 +508,12 @@ static void chain_state(const bf_scalable *f, uint64_t *set, double *pass_now,
     }
 }
 
-int bf_scalable_get_info(const bf_scalable *f, bf_scalable_info *out) {
+int bf_scalable_get_stats(const bf_scalable *f, bf_scalable_stats *out) {
     if (!f || !out) return BF_EINVAL;
     uint64_t set;
     double pass_now, pass_bound;
     chain_state(f, &set, &pass_now, &pass_bound);
-    bf_scalable_info info = {
+    bf_scalable_stats info = {
         .capacity = f->capacity,
         .count = f->count,
         .num_bytes = f->num_bytes,
@@ -867,10 +867,10 @@ static void destroy(void *o) { bf_scalable_free(o); }
 
 /* Add-if-absent: a key the chain may hold already is not written, and the
  * call still succeeds (the generic insert count counts calls). */
-static int insert(void *o, uint64_t h) { return bf_scalable_add_hash(o, h, NULL); }
+static int insert(void *o, uint64_t h) { return bf_scalable_insert_hash(o, h, NULL); }
 static bool contains(const void *o, uint64_t h) { return bf_scalable_contains_hash(o, h); }
 static int insert_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
-    return bf_scalable_add_hashes(o, h, n, NULL, done);
+    return bf_scalable_insert_hashes(o, h, n, NULL, done);
 }
 static size_t contains_batch(const void *o, const uint64_t *h, size_t n, uint8_t *out) {
     return bf_scalable_contains_hashes(o, h, n, out);
@@ -879,7 +879,7 @@ static int clear(void *o) { return bf_scalable_clear(o); }
 
 /* cells: bits over every layer; est_keys: the keys written (exact);
  * est_fpp: the chain's FPR as it stands. O(bytes). */
-static int stats(const void *o, bf_stats *st) {
+static int stats(const void *o, bf_filter_stats *st) {
     const bf_scalable *f = o;
     uint64_t set;
     double pass_now, pass_bound;

@@ -80,7 +80,7 @@ static int parse(const void *buf, size_t len, uint64_t *num_bytes, size_t *offse
     return BF_OK;
 }
 
-int bf_sbbf_from_parquet_ex(bf_sbbf **out, const void *buf, size_t len, size_t *consumed) {
+int bf_sbbf_from_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *consumed) {
     if (!out) return BF_EINVAL;
     uint64_t nb;
     size_t off;
@@ -89,10 +89,6 @@ int bf_sbbf_from_parquet_ex(bf_sbbf **out, const void *buf, size_t len, size_t *
     if ((rc = bf__sbbf_new_copy(out, (const uint8_t *)buf + off, (size_t)nb))) return rc;
     if (consumed) *consumed = off + (size_t)nb;
     return BF_OK;
-}
-
-int bf_sbbf_from_parquet(bf_sbbf **out, const void *buf, size_t len) {
-    return bf_sbbf_from_parquet_ex(out, buf, len, NULL);
 }
 
 int bf_sbbf_view_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *consumed) {

@@ -230,7 +230,7 @@ int bf_sbbf_get_stats(const bf_sbbf *f, bf_sbbf_stats *out) {
     out->num_blocks = f->num_blocks;
     out->bits_set = set;
     out->fill_ratio = (double)set / total;
-    out->est_ndv = out->fill_ratio >= 1.0 ? INFINITY
+    out->est_keys = out->fill_ratio >= 1.0 ? INFINITY
                                           : -32.0 * (double)f->num_blocks * log1p(-out->fill_ratio);
     out->est_fpp = pass_sum / (double)f->num_blocks;
     return BF_OK;

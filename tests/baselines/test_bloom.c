@@ -47,13 +47,13 @@ Test(bloom_model, bad_arguments) {
     cr_assert_eq(bf_bloom_new(&b, 100, 1.0), BF_EINVAL);
     cr_assert_eq(bf_bloom_new(&b, 100, NAN), BF_EINVAL);
     cr_assert_eq(bf_bloom_new(NULL, 100, 0.01), BF_EINVAL);
-    cr_assert_eq(bf_bloom_new_mk(&b, 0, 3), BF_EINVAL);
-    cr_assert_eq(bf_bloom_new_mk(&b, 100, 0), BF_EINVAL);
-    cr_assert_eq(bf_bloom_new_mk(&b, 100, 65), BF_EINVAL);
-    cr_assert_eq(bf_bloom_new_mk(&b, BF_BLOOM_MAX_BITS + 1, 3), BF_ETOOBIG);
+    cr_assert_eq(bf_bloom_new_bits(&b, 0, 3), BF_EINVAL);
+    cr_assert_eq(bf_bloom_new_bits(&b, 100, 0), BF_EINVAL);
+    cr_assert_eq(bf_bloom_new_bits(&b, 100, 65), BF_EINVAL);
+    cr_assert_eq(bf_bloom_new_bits(&b, BF_BLOOM_MAX_BITS + 1, 3), BF_ETOOBIG);
     bf_counting *c;
     cr_assert_eq(bf_counting_new(&c, 100, 2.0), BF_EINVAL);
-    cr_assert_eq(bf_counting_new_mk(&c, 0, 3), BF_EINVAL);
+    cr_assert_eq(bf_counting_new_counters(&c, 0, 3), BF_EINVAL);
     /* n = 2^40 is sized correctly (or refused), never wrapped. */
     bf_sizing s;
     cr_assert_eq(bf_size_for(BF_FAMILY_BLOOM, (uint64_t)1 << 40, 0.01, &s), BF_OK);
@@ -66,7 +66,7 @@ Test(bloom_model, bad_arguments) {
 
 static void check_bloom_fpr(uint64_t m, unsigned k, size_t n, size_t q, uint64_t seed) {
     bf_bloom *b;
-    cr_assert_eq(bf_bloom_new_mk(&b, m, k), BF_OK);
+    cr_assert_eq(bf_bloom_new_bits(&b, m, k), BF_OK);
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) bf_bloom_insert_hash(b, tu_next(&s));
     s = seed;
@@ -124,7 +124,7 @@ Test(bloom, no_false_negatives_structured_and_small) {
     /* Tiny filters: m = 1 and m = 7 bits. */
     for (uint64_t m = 1; m <= 130; m += 3) {
         bf_bloom *t;
-        cr_assert_eq(bf_bloom_new_mk(&t, m, 1 + (unsigned)(m % 9)), BF_OK);
+        cr_assert_eq(bf_bloom_new_bits(&t, m, 1 + (unsigned)(m % 9)), BF_OK);
         uint64_t s = m;
         for (int i = 0; i < 20; i++) bf_bloom_insert_hash(t, tu_next(&s));
         s = m;
@@ -219,7 +219,7 @@ Test(counting, remove_absent_changes_nothing) {
 Test(counting, saturation_never_causes_false_negatives) {
     /* 64 counters, 3 hashes, 600 keys: almost every counter sticks at 15. */
     bf_counting *c;
-    cr_assert_eq(bf_counting_new_mk(&c, 64, 3), BF_OK);
+    cr_assert_eq(bf_counting_new_counters(&c, 64, 3), BF_OK);
     uint64_t *k = tb_keys(600, 77);
     for (int i = 0; i < 600; i++) bf_counting_insert_hash(c, k[i]);
     unsigned stuck = 0;
@@ -237,7 +237,7 @@ Test(counting, saturation_never_causes_false_negatives) {
     /* One key inserted 20 times, removed 20 times: its counters saturate at
      * 15 and stay, so it still answers present (a false positive, never a
      * false negative for another key sharing the counters). */
-    cr_assert_eq(bf_counting_new_mk(&c, 100000, 4), BF_OK);
+    cr_assert_eq(bf_counting_new_counters(&c, 100000, 4), BF_OK);
     uint64_t other = 12345, key = 999;
     bf_counting_insert_hash(c, other);
     for (int i = 0; i < 20; i++) bf_counting_insert_hash(c, key);
@@ -251,7 +251,7 @@ Test(counting, duplicate_inserts_balance_removes) {
     bf_counting *c;
     /* 200 keys x 5 hashes over 50000 counters: no counter gets near 15
      * even with three copies of each key, so everything must cancel. */
-    cr_assert_eq(bf_counting_new_mk(&c, 50000, 5), BF_OK);
+    cr_assert_eq(bf_counting_new_counters(&c, 50000, 5), BF_OK);
     uint64_t *k = tb_keys(200, 4);
     for (int rep = 0; rep < 3; rep++)
         for (int i = 0; i < 200; i++) bf_counting_insert_hash(c, k[i]);

@@ -87,8 +87,8 @@ Test(filter, every_family_no_false_negatives_and_model_fpr) {
                     (unsigned long)n, measured, z.model_fpp, z.bits_per_key);
         cr_assert(tb_within(measured, z.model_fpp, (double)q, 0.05), "%s: %g vs %g",
                   bf_family_name(families[i]), measured, z.model_fpp);
-        bf_stats st;
-        cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+        bf_filter_stats st;
+        cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
         cr_assert_eq(st.family, families[i]);
         cr_assert_eq(st.inserted, n);
         cr_assert_eq(st.num_bytes, bf_filter_num_bytes(f));
@@ -118,8 +118,8 @@ Test(filter, batch_insert_and_remove) {
         } else {
             cr_assert_eq(rc, BF_OK);
             for (int j = 1; j < 5000; j++) cr_assert_eq(bf_filter_remove_hash(f, h[j]), BF_OK);
-            bf_stats st;
-            bf_filter_stats(f, &st);
+            bf_filter_stats st;
+            bf_filter_get_stats(f, &st);
             cr_assert_eq(st.cells_set, 0);
             cr_assert_eq(bf_filter_remove_hash(f, h[0]), BF_ENOTFOUND);
         }
@@ -135,8 +135,8 @@ Test(filter, batch_insert_and_remove) {
     cr_assert_gt(done, 1000);
     cr_assert_lt(done, 5000);
     cr_assert_eq(bf_filter_contains_hashes(f, h, done, NULL), done);
-    bf_stats st;
-    bf_filter_stats(f, &st);
+    bf_filter_stats st;
+    bf_filter_get_stats(f, &st);
     cr_assert_eq(st.inserted, done);
     cr_assert_eq(st.est_keys, (double)done);
     free(h);
@@ -161,8 +161,8 @@ Test(filter, byte_strings_and_seed) {
         if (can_remove(families[i])) cr_assert_eq(bf_filter_remove(f, "abc", 3), BF_OK);
         cr_assert_eq(bf_filter_clear(f), BF_OK);
         cr_assert_eq(bf_filter_set_seed(f, 7), BF_OK);
-        bf_stats st;
-        bf_filter_stats(f, &st);
+        bf_filter_stats st;
+        bf_filter_get_stats(f, &st);
         cr_assert_eq(st.inserted, 0);
         cr_assert_eq(st.cells_set, 0);
         bf_filter_free(f);
@@ -185,8 +185,8 @@ Test(filter, merge) {
             for (int j = 0; j < 3000; j++) cr_assert(bf_filter_contains_hash(a, tu_next(&s)));
             s = 2;
             for (int j = 0; j < 2000; j++) cr_assert(bf_filter_contains_hash(a, tu_next(&s)));
-            bf_stats st;
-            bf_filter_stats(a, &st);
+            bf_filter_stats st;
+            bf_filter_get_stats(a, &st);
             cr_assert_eq(st.inserted, 5000);
         }
         if (families[i] == BF_FAMILY_COUNTING) {
@@ -323,9 +323,9 @@ Test(format, round_trip_every_family) {
             cr_assert_eq(bf_filter_family(g), families[i]);
             cr_assert_eq(bf_filter_seed(g), keyed ? 0xfeedULL : 0);
             same_answers(f, g);
-            bf_stats a, b;
-            bf_filter_stats(f, &a);
-            bf_filter_stats(g, &b);
+            bf_filter_stats a, b;
+            bf_filter_get_stats(f, &a);
+            bf_filter_get_stats(g, &b);
             cr_assert_eq(a.inserted, b.inserted);
             cr_assert_eq(a.cells_set, b.cells_set);
             /* Saving the loaded filter gives the same bytes. */
@@ -413,8 +413,8 @@ Test(format, views_at_any_alignment_are_read_only) {
                 uint8_t *again = saved(v, &len2);
                 cr_assert_eq(memcmp(again, buf, len), 0);
                 free(again);
-                bf_stats st;
-                cr_assert_eq(bf_filter_stats(v, &st), BF_OK);
+                bf_filter_stats st;
+                cr_assert_eq(bf_filter_get_stats(v, &st), BF_OK);
                 bf_filter_free(v);
             }
             /* Nothing was written to the caller's memory. */
@@ -485,8 +485,8 @@ Test(format, bit_flips_rejected_or_safe) {
             if (bf_filter_view(&g, t, len, 0) == BF_OK) {
                 uint64_t q = 5;
                 for (int j = 0; j < 200; j++) (void)bf_filter_contains_hash(g, tu_next(&q));
-                bf_stats st;
-                cr_assert_eq(bf_filter_stats(g, &st), BF_OK);
+                bf_filter_stats st;
+                cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
                 bf_filter_free(g);
             }
         }
@@ -617,8 +617,8 @@ Test(format, family_functions_bypassing_the_count_still_save) {
     uint8_t *buf = saved(f, &len);
     bf_filter *g;
     cr_assert_eq(bf_filter_load(&g, buf, len), BF_OK);
-    bf_stats st;
-    bf_filter_stats(g, &st);
+    bf_filter_stats st;
+    bf_filter_get_stats(g, &st);
     cr_assert_gt(st.inserted, 0);
     cr_assert_leq(st.cells_set, st.inserted * st.k);
     free(buf);

@@ -102,8 +102,8 @@ static void every_call(const bf_family_ops *o) {
     cr_assert_eq(bf_filter_family(f), o->id);
     cr_assert_eq(bf_filter_num_bytes(f), z.num_bytes);
     cr_assert_eq(bf_filter_seed(f), 0);
-    bf_stats st;
-    cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+    bf_filter_stats st;
+    cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
     cr_assert_eq(st.family, o->id);
     cr_assert_eq(st.cells_set, 0);
     cr_assert_eq(st.inserted, 0);
@@ -140,7 +140,7 @@ static void every_call(const bf_family_ops *o) {
     cr_assert(bf_filter_contains(f, "", 0));
     cr_assert(bf_filter_contains_hash(f, bf_hash_xxh64_seeded("alpha", 5, 77)));
     cr_assert_eq(bf_filter_contains_hashes(f, keys, 0, NULL), 0);
-    cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+    cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
     cr_assert_eq(st.inserted, N + 2);
     cr_assert_gt(st.cells_set, 0);
     cr_assert_eq(st.num_bytes, bf_filter_num_bytes(f));
@@ -163,8 +163,8 @@ static void every_call(const bf_family_ops *o) {
         cr_assert_eq(bf_filter_family(copies[c]), o->id);
         cr_assert_eq(bf_filter_seed(copies[c]), 77);
         cr_assert(bf_filter_contains(copies[c], "alpha", 5));
-        bf_stats cs;
-        cr_assert_eq(bf_filter_stats(copies[c], &cs), BF_OK);
+        bf_filter_stats cs;
+        cr_assert_eq(bf_filter_get_stats(copies[c], &cs), BF_OK);
         cr_assert_eq(cs.inserted, N + 2);
         cr_assert_eq(cs.cells_set, st.cells_set);
         size_t len2;
@@ -184,7 +184,7 @@ static void every_call(const bf_family_ops *o) {
         for (size_t i = 0; i < half; i++) cr_assert(bf_filter_contains_hash(f, keys[i]));
         for (size_t i = 0; i < half; i++) cr_assert_eq(bf_filter_remove_hash(f, keys[i]), BF_OK);
         cr_assert_eq(bf_filter_remove(f, "", 0), BF_OK);
-        cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+        cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
         cr_assert_eq(st.cells_set, 0, "%s: every key removed", nm);
         /* A batch stops at the first key it cannot remove. */
         cr_assert_eq(bf_filter_insert_hash(f, keys[0]), BF_OK);
@@ -214,11 +214,11 @@ static void every_call(const bf_family_ops *o) {
         cr_assert_eq(bf_filter_clear(h), BF_OK);
         cr_assert_eq(bf_filter_set_seed(h, 77), BF_OK);
         cr_assert_eq(bf_filter_insert_hashes(h, more, 200, NULL), BF_OK);
-        cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+        cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
         uint64_t before = st.inserted;
         cr_assert_eq(bf_filter_merge(f, h), BF_OK, "%s", nm);
         cr_assert_eq(bf_filter_contains_hashes(f, more, 200, NULL), 200);
-        cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+        cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
         cr_assert_eq(st.inserted, before + 200);
         cr_assert_eq(bf_filter_merge(g, v), BF_OK, "%s: merge from a view", nm);
     } else {
@@ -228,7 +228,7 @@ static void every_call(const bf_family_ops *o) {
 
     /* Clear: empty, count reset, a new seed allowed. */
     cr_assert_eq(bf_filter_clear(f), BF_OK);
-    cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+    cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
     cr_assert_eq(st.cells_set, 0);
     cr_assert_eq(st.inserted, 0);
     cr_assert_eq(bf_filter_contains_hashes(f, keys, N, NULL), 0, "%s: cleared", nm);
@@ -243,7 +243,7 @@ static void every_call(const bf_family_ops *o) {
     cr_assert_eq(bf_filter_merge(f, NULL), BF_EINVAL);
     cr_assert_eq(bf_filter_clear(NULL), BF_EINVAL);
     cr_assert_eq(bf_filter_set_seed(NULL, 1), BF_EINVAL);
-    cr_assert_eq(bf_filter_stats(f, NULL), BF_EINVAL);
+    cr_assert_eq(bf_filter_get_stats(f, NULL), BF_EINVAL);
 
     free(more);
     free(raw);
@@ -290,19 +290,19 @@ static void scalable_view_refuses(bf_scalable *c) {
     uint8_t added[2] = {9, 9};
     size_t done = 9;
     bool one = true;
-    bf_scalable_info before, after;
-    cr_assert_eq(bf_scalable_get_info(c, &before), BF_OK);
-    cr_assert_eq(bf_scalable_add_hash(c, 1, &one), BF_EREADONLY);
-    cr_assert_eq(bf_scalable_add_hash(c, 1, NULL), BF_EREADONLY);
-    cr_assert_eq(bf_scalable_add_hashes(c, h, 2, added, &done), BF_EREADONLY);
+    bf_scalable_stats before, after;
+    cr_assert_eq(bf_scalable_get_stats(c, &before), BF_OK);
+    cr_assert_eq(bf_scalable_insert_hash(c, 1, &one), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_insert_hash(c, 1, NULL), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_insert_hashes(c, h, 2, added, &done), BF_EREADONLY);
     cr_assert_eq(done, 0);
-    cr_assert_eq(bf_scalable_add(c, "x", 1, NULL), BF_EREADONLY);
+    cr_assert_eq(bf_scalable_insert(c, "x", 1, NULL), BF_EREADONLY);
     cr_assert_eq(bf_scalable_clear(c), BF_EREADONLY);
     cr_assert_eq(bf_scalable_set_seed(c, bf_scalable_seed(c) + 1), BF_EREADONLY);
     cr_assert_eq(bf_scalable_set_seed(c, bf_scalable_seed(c)), BF_EREADONLY);
     const uint8_t zero[8] = {0};
     cr_assert_eq(bf_scalable_write_layer(c, 0, 0, zero, sizeof zero), BF_EREADONLY);
-    cr_assert_eq(bf_scalable_get_info(c, &after), BF_OK);
+    cr_assert_eq(bf_scalable_get_stats(c, &after), BF_OK);
     cr_assert(before.count == after.count && before.num_layers == after.num_layers &&
               before.fill_ratio == after.fill_ratio);
     /* Its layers are SBBF views: each refuses every SBBF write too. */
@@ -380,8 +380,8 @@ Test(ops, read_only_rule_every_family_every_call) {
             cr_assert(o->is_readonly(v->obj));
             generic_refuses(v, f);
             cr_assert_eq(bf_filter_contains_hashes(v, keys, 400, NULL), 400, "%s", o->name);
-            bf_stats st;
-            cr_assert_eq(bf_filter_stats(v, &st), BF_OK);
+            bf_filter_stats st;
+            cr_assert_eq(bf_filter_get_stats(v, &st), BF_OK);
             cr_assert_eq(st.inserted, 400);
             bf_filter_free(v);
         }

@@ -145,8 +145,8 @@ static void check_family(bf_family fam) {
         CHECK(bf_filter_seed(got[i]) == seed_for(fam), "%s: seed", what);
         same_answers(what, f, got[i]);
         resaves_to(what, got[i], img, len);
-        bf_stats a, b;
-        CHECK(bf_filter_stats(f, &a) == BF_OK && bf_filter_stats(got[i], &b) == BF_OK &&
+        bf_filter_stats a, b;
+        CHECK(bf_filter_get_stats(f, &a) == BF_OK && bf_filter_get_stats(got[i], &b) == BF_OK &&
                   a.inserted == b.inserted && a.cells_set == b.cells_set,
               "%s: stats", what);
     }
@@ -161,7 +161,7 @@ static void check_family(bf_family fam) {
         uint8_t *pq = malloc(plen);
         bf_sbbf *p = NULL;
         rc = pq ? bf_sbbf_to_parquet(s, pq, plen, &w) : BF_ENOMEM;
-        if (rc == BF_OK) rc = bf_sbbf_from_parquet(&p, pq, w);
+        if (rc == BF_OK) rc = bf_sbbf_from_parquet(&p, pq, w, NULL);
         CHECK(rc == BF_OK, "sbbf: Parquet round trip: %d", rc);
         bf_filter *pf = NULL;
         if (p && bf_filter_from_sbbf(&pf, p) == BF_OK) {

@@ -49,7 +49,7 @@ static void check_fixture(const char *name, size_t offset, size_t bitset_bytes, 
     cr_assert_lt(offset, len);
     bf_sbbf *f;
     size_t used = 0;
-    cr_assert_eq(bf_sbbf_from_parquet_ex(&f, file + offset, len - offset, &used), BF_OK, "%s", name);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, file + offset, len - offset, &used), BF_OK, "%s", name);
     cr_assert_eq(bf_sbbf_num_bytes(f), bitset_bytes);
     cr_assert_eq(used, 16 + bitset_bytes);
     for (size_t i = 0; i < np; i++) cr_assert(bf_sbbf_contains(f, present[i], strlen(present[i])), "'%s'", present[i]);
@@ -103,7 +103,7 @@ Test(parquet, legacy_draft_filter_is_rejected) {
     uint8_t *buf = tu_read_data("parquet/bloom_filter.bin", &len);
     cr_assert_not_null(buf);
     bf_sbbf *f = NULL;
-    cr_assert_eq(bf_sbbf_from_parquet(&f, buf, len), BF_EUNSUPPORTED);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, buf, len, NULL), BF_EUNSUPPORTED);
     cr_assert_eq(bf_sbbf_view_parquet(&f, buf, len, NULL), BF_EUNSUPPORTED);
     cr_assert_null(f);
     free(buf);
@@ -157,7 +157,7 @@ Test(parquet, round_trip_sizes) {
         uint8_t *buf = malloc(cap);
         cr_assert_eq(bf_sbbf_to_parquet(f, buf, cap, &w), BF_OK);
         cr_assert_eq(w, cap);
-        cr_assert_eq(bf_sbbf_from_parquet(&g, buf, w), BF_OK);
+        cr_assert_eq(bf_sbbf_from_parquet(&g, buf, w, NULL), BF_OK);
         cr_assert_eq(bf_sbbf_num_bytes(g), sizes[s]);
         cr_assert_eq(memcmp(bf_sbbf_bitset(f), bf_sbbf_bitset(g), sizes[s]), 0);
         bf_sbbf_free(f);
@@ -175,7 +175,7 @@ Test(parquet, every_truncation_is_rejected) {
         uint8_t *copy = malloc(cut ? cut : 1);
         memcpy(copy, buf, cut);
         bf_sbbf *f = NULL;
-        int rc = bf_sbbf_from_parquet(&f, copy, cut);
+        int rc = bf_sbbf_from_parquet(&f, copy, cut, NULL);
         cr_assert_lt(rc, 0, "truncated to %zu accepted", cut);
         cr_assert_null(f);
         rc = bf_sbbf_view_parquet(&f, copy, cut, NULL);
@@ -202,7 +202,7 @@ Test(parquet, bit_flips_are_rejected_or_safe) {
         }
         bf_sbbf *f = NULL;
         size_t used = 0;
-        int rc = bf_sbbf_from_parquet_ex(&f, copy, len, &used);
+        int rc = bf_sbbf_from_parquet(&f, copy, len, &used);
         if (rc == BF_OK) {
             accepted++;
             cr_assert_leq(used, len);
@@ -227,37 +227,37 @@ Test(parquet, header_variants) {
      * taken as uncompressed. */
     uint8_t h1[64 + 32] = {0x15, 0x40, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00,
                            0x1c, 0x1c, 0x00, 0x00, 0x16, 0x02, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h1, 17 + 32), BF_OK);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h1, 17 + 32, NULL), BF_OK);
     cr_assert_eq(bf_sbbf_num_bytes(f), 32);
     bf_sbbf_free(f);
     f = NULL;
     uint8_t h2[64] = {0x15, 0x40, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h2, 11 + 32), BF_OK);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h2, 11 + 32, NULL), BF_OK);
     bf_sbbf_free(f);
     f = NULL;
     /* Hash union member 2 (not XXHASH): unsupported. */
     uint8_t h3[64] = {0x15, 0x40, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x2c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h3, 11 + 32), BF_EUNSUPPORTED);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h3, 11 + 32, NULL), BF_EUNSUPPORTED);
     /* Compressed: unsupported. */
     uint8_t h4[64] = {0x15, 0x40, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x2c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h4, 15 + 32), BF_EUNSUPPORTED);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h4, 15 + 32, NULL), BF_EUNSUPPORTED);
     /* numBytes not a multiple of 32, negative, zero. */
     uint8_t h5[64] = {0x15, 0x42, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h5, 11 + 33), BF_ECORRUPT);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h5, 11 + 33, NULL), BF_ECORRUPT);
     uint8_t h6[64] = {0x15, 0x41, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h6, 64), BF_ECORRUPT);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h6, 64, NULL), BF_ECORRUPT);
     uint8_t h7[64] = {0x15, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h7, 64), BF_ECORRUPT);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h7, 64, NULL), BF_ECORRUPT);
     /* Missing numBytes; garbage type nibble; deep nesting. */
     uint8_t h8[64] = {0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h8, 64), BF_EFORMAT);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h8, 64, NULL), BF_EFORMAT);
     uint8_t h9[64] = {0x1d, 0x00};
-    cr_assert_eq(bf_sbbf_from_parquet(&f, h9, 64), BF_EFORMAT);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, h9, 64, NULL), BF_EFORMAT);
     uint8_t deep[200];
     memset(deep, 0x1c, sizeof deep);
-    cr_assert_lt(bf_sbbf_from_parquet(&f, deep, sizeof deep), 0);
-    cr_assert_eq(bf_sbbf_from_parquet(&f, NULL, 10), BF_EINVAL);
-    cr_assert_eq(bf_sbbf_from_parquet(NULL, h1, 49), BF_EINVAL);
+    cr_assert_lt(bf_sbbf_from_parquet(&f, deep, sizeof deep, NULL), 0);
+    cr_assert_eq(bf_sbbf_from_parquet(&f, NULL, 10, NULL), BF_EINVAL);
+    cr_assert_eq(bf_sbbf_from_parquet(NULL, h1, 49, NULL), BF_EINVAL);
     cr_assert_null(f);
 }
 
@@ -266,7 +266,7 @@ Test(parquet, wrap_in_native_format) {
     uint8_t *buf = tu_read_data("parquet/bloom_filter.xxhash.bin", &len);
     cr_assert_not_null(buf);
     bf_sbbf *s, *v;
-    cr_assert_eq(bf_sbbf_from_parquet(&s, buf, len), BF_OK);
+    cr_assert_eq(bf_sbbf_from_parquet(&s, buf, len, NULL), BF_OK);
     cr_assert_eq(bf_sbbf_view_parquet(&v, buf, len, NULL), BF_OK);
     bf_filter *f = NULL;
     cr_assert_eq(bf_filter_from_sbbf(&f, v), BF_EREADONLY);
@@ -281,8 +281,8 @@ Test(parquet, wrap_in_native_format) {
     cr_assert_eq(bf_filter_family(g), BF_FAMILY_SBBF);
     cr_assert_eq(memcmp(bf_sbbf_bitset(bf_filter_sbbf(g)), buf + 16, 1024), 0);
     for (size_t i = 0; i < 4; i++) cr_assert(bf_filter_contains(g, words[i], strlen(words[i])));
-    bf_stats st;
-    cr_assert_eq(bf_filter_stats(g, &st), BF_OK);
+    bf_filter_stats st;
+    cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
     cr_assert_geq(st.inserted, 4, "saving records at least the count the bits imply");
     bf_filter_free(g);
     bf_filter_free(f); /* frees s */

@@ -105,7 +105,7 @@ static void check_fpr(uint64_t n, double fpp, double queries) {
               "measured %g vs exact-now %g", measured, st.est_fpp);
     cr_assert(tu_within(st.est_fpp, model, (double)total, 0.0, 0.05),
               "filter FPR %g vs model %g", st.est_fpp, model);
-    cr_assert(fabs(st.est_ndv - (double)n) < 0.02 * (double)n + 50, "est_ndv %g vs %llu", st.est_ndv,
+    cr_assert(fabs(st.est_keys - (double)n) < 0.02 * (double)n + 50, "est_keys %g vs %llu", st.est_keys,
               (unsigned long long)n);
     bf_sbbf_free(f);
 }
@@ -263,7 +263,7 @@ Test(sbbf, stats_of_empty_and_full) {
     cr_assert_eq(bf_sbbf_get_stats(f, &st), BF_OK);
     cr_assert_eq(st.bits_set, 0);
     cr_assert_eq(st.est_fpp, 0.0);
-    cr_assert_eq(st.est_ndv, 0.0);
+    cr_assert_eq(st.est_keys, 0.0);
     cr_assert_eq(st.num_blocks, 2);
     uint64_t s = 1;
     for (int i = 0; i < 100000; i++) bf_sbbf_insert_hash(f, tu_next(&s));
@@ -271,7 +271,7 @@ Test(sbbf, stats_of_empty_and_full) {
     cr_assert_eq(st.bits_set, 512);
     cr_assert_eq(st.fill_ratio, 1.0);
     cr_assert_eq(st.est_fpp, 1.0);
-    cr_assert(isinf(st.est_ndv));
+    cr_assert(isinf(st.est_keys));
     cr_assert_eq(bf_sbbf_get_stats(NULL, &st), BF_EINVAL);
     bf_sbbf_free(f);
 }

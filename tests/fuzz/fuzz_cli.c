@@ -245,7 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_CHECK(img != NULL);
             if (to_parquet) {
                 bf_sbbf *s = NULL;
-                FUZZ_CHECK(bf_sbbf_from_parquet(&s, img, len) == BF_OK);
+                FUZZ_CHECK(bf_sbbf_from_parquet(&s, img, len, NULL) == BF_OK);
                 bf_sbbf_free(s);
             } else {
                 bf_filter *f = NULL;

@@ -55,8 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(bf_filter_remove_hash(f, q[0]) == BF_EUNSUPPORTED);
     }
     if (bf_filter_insert(f, data, size) == BF_OK) FUZZ_CHECK(bf_filter_contains(f, data, size));
-    bf_stats st;
-    FUZZ_CHECK(bf_filter_stats(f, &st) == BF_OK);
+    bf_filter_stats st;
+    FUZZ_CHECK(bf_filter_get_stats(f, &st) == BF_OK);
     FUZZ_CHECK(bf_filter_clear(f) == BF_OK);
     for (size_t i = 0; i < NQ; i++) (void)bf_filter_contains_hash(f, q[i]);
     /* Cleared: a new seed is allowed and kept. */

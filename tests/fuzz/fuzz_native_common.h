@@ -23,8 +23,8 @@ static inline void fuzz_check_queries(const bf_filter *f, const uint64_t *q, uin
         n1 += c;
     }
     FUZZ_CHECK(n1 == hits);
-    bf_stats st;
-    FUZZ_CHECK(bf_filter_stats(f, &st) == BF_OK);
+    bf_filter_stats st;
+    FUZZ_CHECK(bf_filter_get_stats(f, &st) == BF_OK);
     FUZZ_CHECK(st.family == bf_filter_family(f));
     FUZZ_CHECK(st.num_bytes == bf_filter_num_bytes(f));
     FUZZ_CHECK(st.cells_set <= st.cells);

@@ -1,4 +1,4 @@
-/* Fuzz target: bf_sbbf_from_parquet_ex (Thrift-compact header + bitset,
+/* Fuzz target: bf_sbbf_from_parquet (Thrift-compact header + bitset,
  * copying load). A loaded filter must describe the input exactly, answer
  * like the bitset it came from, and serialise back to an equivalent form. */
 #include "fuzz_common.h"
@@ -8,7 +8,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bf_sbbf *f = NULL;
     size_t consumed = (size_t)-1;
-    int rc = bf_sbbf_from_parquet_ex(&f, data, size, &consumed);
+    int rc = bf_sbbf_from_parquet(&f, data, size, &consumed);
     FUZZ_CHECK(fuzz_status_known(rc));
     if (rc != BF_OK) {
         FUZZ_CHECK(f == NULL);
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* The plain API without *consumed agrees. */
     bf_sbbf *g = NULL;
-    FUZZ_CHECK(bf_sbbf_from_parquet(&g, data, size) == BF_OK);
+    FUZZ_CHECK(bf_sbbf_from_parquet(&g, data, size, NULL) == BF_OK);
     FUZZ_CHECK(bf_sbbf_num_bytes(g) == nb);
 
     /* Queries: single and batch agree, the view agrees. */
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(bf_sbbf_to_parquet(f, buf, psize, &written) == BF_OK && written == psize);
     bf_sbbf *r = NULL;
     size_t rconsumed = 0;
-    FUZZ_CHECK(bf_sbbf_from_parquet_ex(&r, buf, psize, &rconsumed) == BF_OK);
+    FUZZ_CHECK(bf_sbbf_from_parquet(&r, buf, psize, &rconsumed) == BF_OK);
     FUZZ_CHECK(rconsumed == psize && bf_sbbf_num_bytes(r) == nb);
     FUZZ_CHECK(memcmp(bf_sbbf_bitset(r), bits, nb) == 0);
     bf_sbbf_free(r);

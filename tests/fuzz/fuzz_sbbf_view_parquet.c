@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(v == NULL);
         /* The copying loader decides the same. */
         bf_sbbf *c = NULL;
-        FUZZ_CHECK(bf_sbbf_from_parquet(&c, buf, size) == rc);
+        FUZZ_CHECK(bf_sbbf_from_parquet(&c, buf, size, NULL) == rc);
         free(base);
         return 0;
     }

@@ -115,7 +115,7 @@ static void fixture_xxhash_bin(void) {
     if (!buf) return;
     bf_sbbf *f = NULL;
     size_t used = 0;
-    int rc = bf_sbbf_from_parquet_ex(&f, buf, len, &used);
+    int rc = bf_sbbf_from_parquet(&f, buf, len, &used);
     CHECK(rc == BF_OK && used == 1040, "load: rc %d, used %zu", rc, used);
     if (rc == BF_OK) {
         CHECK(bf_sbbf_num_bytes(f) == 1024, "1024-byte bitset");
@@ -147,7 +147,7 @@ static void fixture_legacy(void) {
     CHECK(buf && len == 1036, "bloom_filter.bin: %zu bytes", len);
     if (!buf) return;
     bf_sbbf *f = NULL;
-    int rc = bf_sbbf_from_parquet(&f, buf, len);
+    int rc = bf_sbbf_from_parquet(&f, buf, len, NULL);
     CHECK(rc == BF_EUNSUPPORTED && f == NULL, "legacy filter rejected: rc %d", rc);
     rc = bf_sbbf_view_parquet(&f, buf, len, NULL);
     CHECK(rc == BF_EUNSUPPORTED && f == NULL, "legacy filter view rejected: rc %d", rc);
@@ -172,7 +172,7 @@ static void fixture_parquet_file(const char *name, size_t offset, size_t bitset_
     /* Copying load and zero-copy view (the view at an odd address). */
     bf_sbbf *f = NULL, *v = NULL;
     size_t used = 0, vused = 0;
-    int rc = bf_sbbf_from_parquet_ex(&f, buf + offset, len - offset, &used);
+    int rc = bf_sbbf_from_parquet(&f, buf + offset, len - offset, &used);
     CHECK(rc == BF_OK && used == 16 + bitset_bytes, "%s: load rc %d used %zu", name, rc, used);
     int rv = bf_sbbf_view_parquet(&v, buf + offset, len - offset, &vused);
     CHECK(rv == BF_OK && vused == used, "%s: view rc %d", name, rv);
@@ -232,7 +232,7 @@ static void round_trips(void) {
         CHECK(rc == BF_OK && written == need, "write %zu: rc %d", sizes[s], rc);
         bf_sbbf *g = NULL, *v = NULL;
         size_t used = 0;
-        rc = bf_sbbf_from_parquet_ex(&g, buf + 1, written, &used);
+        rc = bf_sbbf_from_parquet(&g, buf + 1, written, &used);
         CHECK(rc == BF_OK && used == written, "reload %zu: rc %d", sizes[s], rc);
         rc = bf_sbbf_view_parquet(&v, buf + 1, written, NULL);
         CHECK(rc == BF_OK, "view %zu: rc %d", sizes[s], rc);
@@ -251,7 +251,7 @@ static void round_trips(void) {
         }
         for (size_t cut = 0; cut < written; cut += (cut < 40 ? 1 : written / 7 + 1)) {
             bf_sbbf *t = NULL;
-            CHECK(bf_sbbf_from_parquet(&t, buf + 1, cut) != BF_OK && t == NULL,
+            CHECK(bf_sbbf_from_parquet(&t, buf + 1, cut, NULL) != BF_OK && t == NULL,
                   "truncated to %zu accepted", cut);
         }
         bf_sbbf_free(g);

@@ -206,7 +206,7 @@ static void test_bf_value(void) {
     bfm_bf *b;
     CHECK(bfm_bf_new(&b, &p, 777) == BF_OK, "new");
     CHECK(b->params.ratio == BF_SCALABLE_DEFAULT_RATIO, "effective ratio stored");
-    for (uint64_t i = 0; i < 5000; i++) bf_scalable_add_hash(b->sc, mix(i), NULL);
+    for (uint64_t i = 0; i < 5000; i++) bf_scalable_insert_hash(b->sc, mix(i), NULL);
     size_t n = bfm_bf_num_layers(b);
     CHECK(n >= 5, "%zu layers", n);
     CHECK(bfm_bf_capacity(b) >= 5000 && bfm_bf_count(b) <= 5000, "capacity / count");

@@ -56,7 +56,7 @@ static int c_sbbf_new_bytes(void *ctx, void **o) { return bf_sbbf_new_bytes((bf_
 static int c_sbbf_new_parquet(void *ctx, void **o) { (void)ctx; return bf_sbbf_new_parquet((bf_sbbf **)o, 1000, 0.01); }
 static int c_sbbf_new_kernel(void *ctx, void **o) { return bf_sbbf_new_bytes_kernel((bf_sbbf **)o, 1024, ctx); }
 static int c_bloom_new(void *ctx, void **o) { (void)ctx; return bf_bloom_new((bf_bloom **)o, 1000, 0.01); }
-static int c_bloom_new_mk(void *ctx, void **o) { (void)ctx; return bf_bloom_new_mk((bf_bloom **)o, 10007, 7); }
+static int c_bloom_new_mk(void *ctx, void **o) { (void)ctx; return bf_bloom_new_bits((bf_bloom **)o, 10007, 7); }
 static int c_counting_new(void *ctx, void **o) { (void)ctx; return bf_counting_new((bf_counting **)o, 1000, 0.01); }
 static int c_cuckoo_new(void *ctx, void **o) { (void)ctx; return bf_cuckoo_new((bf_cuckoo **)o, 1000, 0.01); }
 static int c_cuckoo_new_buckets(void *ctx, void **o) { (void)ctx; return bf_cuckoo_new_buckets((bf_cuckoo **)o, 300, 12); }
@@ -83,7 +83,7 @@ Test(alloc_fail, sbbf_constructors) {
 
 Test(alloc_fail, baseline_constructors) {
     cr_assert_gt(sweep("bf_bloom_new", c_bloom_new, bloom_dtor, NULL), 0u);
-    cr_assert_gt(sweep("bf_bloom_new_mk", c_bloom_new_mk, bloom_dtor, NULL), 0u);
+    cr_assert_gt(sweep("bf_bloom_new_bits", c_bloom_new_mk, bloom_dtor, NULL), 0u);
     cr_assert_gt(sweep("bf_counting_new", c_counting_new, counting_dtor, NULL), 0u);
     cr_assert_gt(sweep("bf_cuckoo_new", c_cuckoo_new, cuckoo_dtor, NULL), 0u);
     cr_assert_gt(sweep("bf_cuckoo_new_buckets", c_cuckoo_new_buckets, cuckoo_dtor, NULL), 0u);
@@ -166,7 +166,7 @@ Test(alloc_fail, filter_load_and_view) {
 
 static int c_from_parquet(void *ctx, void **o) {
     blob *b = ctx;
-    return bf_sbbf_from_parquet((bf_sbbf **)o, b->buf, b->len);
+    return bf_sbbf_from_parquet((bf_sbbf **)o, b->buf, b->len, NULL);
 }
 static int c_view_parquet(void *ctx, void **o) {
     blob *b = ctx;

@@ -50,8 +50,8 @@ static inline bool su_same(const bf_scalable *a, const bf_scalable *b) {
 /* Compound model FPR of the chain as filled: 1 - prod(1 - model(bytes_i,
  * count_i)), each layer at the exact SBBF model for its own keys. */
 static inline double su_compound_model(const bf_scalable *f) {
-    bf_scalable_info info;
-    if (bf_scalable_get_info(f, &info) != BF_OK) return NAN;
+    bf_scalable_stats info;
+    if (bf_scalable_get_stats(f, &info) != BF_OK) return NAN;
     double pass = 1.0;
     for (size_t i = 0; i < info.num_layers; i++) {
         bf_scalable_layer l;

@@ -19,8 +19,8 @@ static bf_scalable *make(uint64_t capacity, double fpp, unsigned expansion, doub
     return f;
 }
 
-static void info(const bf_scalable *f, bf_scalable_info *out) {
-    cr_assert_eq(bf_scalable_get_info(f, out), BF_OK);
+static void info(const bf_scalable *f, bf_scalable_stats *out) {
+    cr_assert_eq(bf_scalable_get_stats(f, out), BF_OK);
 }
 
 /* Layers of a chain, without get_info's O(bytes) pass. */
@@ -79,7 +79,7 @@ Test(params, bounds_accepted) {
 
 Test(params, defaults_filled_in) {
     bf_scalable *f = make(100, 0.01, 0, 0, 0);
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect_eq(in.expansion, BF_SCALABLE_DEFAULT_EXPANSION);
     cr_expect_eq(in.ratio, BF_SCALABLE_DEFAULT_RATIO);
@@ -166,8 +166,8 @@ Test(targets, layer_shapes) {
     for (size_t x = 0; x < 4; x++) {
         bf_scalable *f = make(50, 0.01, exps[x], 0.6, 0);
         uint64_t s = 42 + x;
-        bf_scalable_info in;
-        while (layers(f) < 6) cr_assert_eq(bf_scalable_add_hash(f, tu_next(&s), NULL), BF_OK);
+        bf_scalable_stats in;
+        while (layers(f) < 6) cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&s), NULL), BF_OK);
         info(f, &in);
         bf_scalable_layer l0;
         bf_scalable_get_layer(f, 0, &l0);
@@ -210,18 +210,18 @@ Test(targets, layer_shapes) {
 Test(add, duplicates_do_not_count) {
     bf_scalable *f = make(10, 0.01, 2, 0.5, 0);
     bool added = false;
-    cr_expect_eq(bf_scalable_add_hash(f, 12345, &added), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hash(f, 12345, &added), BF_OK);
     cr_expect(added);
     for (int i = 0; i < 100; i++) {
-        cr_expect_eq(bf_scalable_add_hash(f, 12345, &added), BF_OK);
+        cr_expect_eq(bf_scalable_insert_hash(f, 12345, &added), BF_OK);
         cr_expect(!added);
     }
-    cr_expect_eq(bf_scalable_add(f, "abc", 3, &added), BF_OK);
+    cr_expect_eq(bf_scalable_insert(f, "abc", 3, &added), BF_OK);
     cr_expect(added);
-    cr_expect_eq(bf_scalable_add(f, "abc", 3, &added), BF_OK);
+    cr_expect_eq(bf_scalable_insert(f, "abc", 3, &added), BF_OK);
     cr_expect(!added);
-    cr_expect_eq(bf_scalable_add(f, "abc", 3, NULL), BF_OK);
-    bf_scalable_info in;
+    cr_expect_eq(bf_scalable_insert(f, "abc", 3, NULL), BF_OK);
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect_eq(in.count, 2u);
     cr_expect_eq(in.num_layers, 1u);
@@ -229,10 +229,10 @@ Test(add, duplicates_do_not_count) {
     cr_expect(bf_scalable_contains_hash(f, 12345));
     /* A key in an old layer is not written again after growth. */
     uint64_t s = 9;
-    while (layers(f) < 3) cr_assert_eq(bf_scalable_add_hash(f, tu_next(&s), NULL), BF_OK);
+    while (layers(f) < 3) cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&s), NULL), BF_OK);
     info(f, &in);
     uint64_t before = in.count;
-    cr_expect_eq(bf_scalable_add_hash(f, 12345, &added), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hash(f, 12345, &added), BF_OK);
     cr_expect(!added);
     info(f, &in);
     cr_expect_eq(in.count, before);
@@ -242,12 +242,12 @@ Test(add, duplicates_do_not_count) {
 Test(add, grows_when_newest_is_full) {
     bf_scalable *f = make(4, 0.01, 2, 0.5, 0);
     uint64_t s = 1;
-    bf_scalable_info in;
+    bf_scalable_stats in;
     /* Exactly 4 new keys fit in layer 0; the 5th appends layer 1. */
     uint64_t added_keys = 0;
     while (added_keys < 4) {
         bool a;
-        cr_assert_eq(bf_scalable_add_hash(f, tu_next(&s), &a), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&s), &a), BF_OK);
         added_keys += a;
     }
     info(f, &in);
@@ -257,7 +257,7 @@ Test(add, grows_when_newest_is_full) {
     do {
         k = tu_next(&s);
     } while (bf_scalable_contains_hash(f, k));
-    cr_expect_eq(bf_scalable_add_hash(f, k, &a), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hash(f, k, &a), BF_OK);
     cr_expect(a);
     info(f, &in);
     cr_expect_eq(in.num_layers, 2u);
@@ -281,7 +281,7 @@ Test(add, nonscaling_refuses_when_full) {
     while (nk < cap) {
         uint64_t k = tu_next(&s);
         bool a;
-        cr_assert_eq(bf_scalable_add_hash(f, k, &a), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hash(f, k, &a), BF_OK);
         if (a) keys[nk++] = k;
     }
     size_t len0 = 0;
@@ -292,27 +292,27 @@ Test(add, nonscaling_refuses_when_full) {
         k = tu_next(&s);
     } while (bf_scalable_contains_hash(f, k));
     bool a = true;
-    cr_expect_eq(bf_scalable_add_hash(f, k, &a), BF_EFULL);
+    cr_expect_eq(bf_scalable_insert_hash(f, k, &a), BF_EFULL);
     cr_expect(a, "added written on failure");
     cr_expect(!bf_scalable_contains_hash(f, k));
-    cr_expect_eq(bf_scalable_add(f, "not there yet", 13, NULL),
+    cr_expect_eq(bf_scalable_insert(f, "not there yet", 13, NULL),
                  bf_scalable_contains(f, "not there yet", 13) ? BF_OK : BF_EFULL);
     /* Duplicates are fine. */
     for (size_t i = 0; i < 10; i++) {
-        cr_expect_eq(bf_scalable_add_hash(f, keys[i], &a), BF_OK);
+        cr_expect_eq(bf_scalable_insert_hash(f, keys[i], &a), BF_OK);
         cr_expect(!a);
     }
     /* Batch: stops at the first new key, done = keys before it. */
     uint64_t batch[4] = {keys[0], keys[1], k, keys[2]};
     uint8_t added[4] = {9, 9, 9, 9};
     size_t done = 99;
-    cr_expect_eq(bf_scalable_add_hashes(f, batch, 4, added, &done), BF_EFULL);
+    cr_expect_eq(bf_scalable_insert_hashes(f, batch, 4, added, &done), BF_EFULL);
     cr_expect_eq(done, 2u);
     cr_expect(added[0] == 0 && added[1] == 0 && added[2] == 9 && added[3] == 9);
     size_t len1 = 0;
     uint8_t *snap1 = su_snapshot(f, &len1);
     cr_expect(len1 == len0 && memcmp(snap0, snap1, len0) == 0, "a refused add changed the filter");
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect_eq(in.count, cap);
     cr_expect_eq(in.num_layers, 1u);
@@ -333,10 +333,10 @@ static void expect_refused_growth(bf_scalable *f, uint64_t *s) {
         k = tu_next(s);
     } while (bf_scalable_contains_hash(f, k));
     bool a = true;
-    cr_expect_eq(bf_scalable_add_hash(f, k, &a), BF_ETOOBIG);
+    cr_expect_eq(bf_scalable_insert_hash(f, k, &a), BF_ETOOBIG);
     cr_expect(a);
     size_t done = 7;
-    cr_expect_eq(bf_scalable_add_hashes(f, &k, 1, NULL, &done), BF_ETOOBIG);
+    cr_expect_eq(bf_scalable_insert_hashes(f, &k, 1, NULL, &done), BF_ETOOBIG);
     cr_expect_eq(done, 0u);
     size_t len1 = 0;
     uint8_t *snap1 = su_snapshot(f, &len1);
@@ -347,7 +347,7 @@ static void expect_refused_growth(bf_scalable *f, uint64_t *s) {
 
 static void fill_until_refused(bf_scalable *f, uint64_t *s, int want) {
     for (;;) {
-        int rc = bf_scalable_add_hash(f, tu_next(s), NULL);
+        int rc = bf_scalable_insert_hash(f, tu_next(s), NULL);
         if (rc == want) return;
         cr_assert_eq(rc, BF_OK, "%s", bf_strerror(rc));
     }
@@ -357,7 +357,7 @@ Test(limits, layer_count) {
     bf_scalable *f = make(1, 0.01, 1, 0.99, 0);
     uint64_t s = 5;
     fill_until_refused(f, &s, BF_ETOOBIG);
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect_eq(in.num_layers, BF_SCALABLE_MAX_LAYERS);
     cr_expect_eq(in.count, BF_SCALABLE_MAX_LAYERS);
@@ -371,7 +371,7 @@ Test(limits, target_underflow) {
     bf_scalable *f = make(10, 0.01, 2, 1e-300, 0);
     uint64_t s = 6;
     fill_until_refused(f, &s, BF_ETOOBIG);
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect_eq(in.num_layers, 1u);
     cr_expect_eq(in.count, 10u);
@@ -385,7 +385,7 @@ Test(limits, layer_bytes) {
     bf_scalable *f = make((uint64_t)1 << 6, 1e-4, BF_SCALABLE_MAX_EXPANSION, 0.5, 0);
     uint64_t s = 8;
     fill_until_refused(f, &s, BF_ETOOBIG);
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     /* 64, 2^21, 2^36: the third layer's 2^36 keys at 1e-4 / 4 exceed 128 GiB. */
     cr_expect_eq(in.num_layers, 2u);
@@ -424,7 +424,7 @@ Test(limits, model_arithmetic) {
     cr_expect_eq(sz.family, BF_FAMILY_SCALABLE);
     size_t direct;
     bf_scalable *f = make(1000000, 0.01, 0, 0, 0);
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect_eq(sz.num_bytes, in.num_bytes);
     cr_expect(sz.model_fpp <= 0.005017 && sz.model_fpp > 0.004, "%g", sz.model_fpp);
@@ -468,12 +468,12 @@ Test(batch, add_equals_single) {
     uint64_t *mis = (uint64_t *)(void *)(raw + 3); /* misaligned on purpose */
     memcpy(mis, h, n * 8);
     size_t done = 0;
-    cr_expect_eq(bf_scalable_add_hashes(b, mis, n, flags, &done), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hashes(b, mis, n, flags, &done), BF_OK);
     cr_expect_eq(done, n);
     size_t repeats_not_added = 0;
     for (size_t i = 0; i < n; i++) {
         bool x;
-        cr_assert_eq(bf_scalable_add_hash(a, h[i], &x), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hash(a, h[i], &x), BF_OK);
         cr_expect_eq(flags[i], (uint8_t)x, "key %zu", i);
         if (i >= 100 && (i - 100) % 97 == 0) repeats_not_added += !x;
     }
@@ -484,15 +484,15 @@ Test(batch, add_equals_single) {
     size_t off = 0, step = 1;
     while (off < n) {
         size_t m = n - off < step ? n - off : step;
-        cr_assert_eq(bf_scalable_add_hashes(c, h + off, m, NULL, NULL), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hashes(c, h + off, m, NULL, NULL), BF_OK);
         off += m;
         step = step * 3 % 1031 + 1;
     }
     cr_expect(su_same(a, c), "batches of mixed sizes differ");
-    cr_expect_eq(bf_scalable_add_hashes(c, NULL, 0, NULL, &done), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hashes(c, NULL, 0, NULL, &done), BF_OK);
     cr_expect_eq(done, 0u);
-    cr_expect_eq(bf_scalable_add_hashes(c, NULL, 1, NULL, &done), BF_EINVAL);
-    cr_expect_eq(bf_scalable_add_hashes(NULL, h, 1, NULL, &done), BF_EINVAL);
+    cr_expect_eq(bf_scalable_insert_hashes(c, NULL, 1, NULL, &done), BF_EINVAL);
+    cr_expect_eq(bf_scalable_insert_hashes(NULL, h, 1, NULL, &done), BF_EINVAL);
     free(flags);
     free(raw);
     free(h);
@@ -508,14 +508,14 @@ Test(batch, contains_equals_single) {
     uint64_t *h = su_hashes(11, n);
     uint64_t *q = su_hashes(12, 2 * n);
     cr_assert(h && q);
-    cr_assert_eq(bf_scalable_add_hashes(f, h, n, NULL, NULL), BF_OK);
+    cr_assert_eq(bf_scalable_insert_hashes(f, h, n, NULL, NULL), BF_OK);
     memcpy(q + n, h, n * 8); /* half present */
     for (size_t i = 0; i < 2 * n; i += 2) { /* interleave */
         uint64_t t = q[i];
         q[i] = q[2 * n - 1 - i];
         q[2 * n - 1 - i] = t;
     }
-    bf_scalable_info in;
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect(in.num_layers >= 8, "%zu layers", in.num_layers);
     uint8_t *want = malloc(2 * n), *got = malloc(2 * n);
@@ -566,7 +566,7 @@ Test(seed, rules) {
     cr_expect_eq(bf_scalable_seed(f), 0xfeedu);
     cr_expect_eq(bf_scalable_set_seed(f, 0xbeefu), BF_OK, "empty: may change again");
     bool a;
-    cr_expect_eq(bf_scalable_add(f, "k", 1, &a), BF_OK);
+    cr_expect_eq(bf_scalable_insert(f, "k", 1, &a), BF_OK);
     cr_expect(a);
     cr_expect(bf_scalable_contains_hash(f, bf_hash_xxh64_seeded("k", 1, 0xbeefu)));
     cr_expect_eq(bf_scalable_set_seed(f, 1), BF_EINVAL, "not empty");
@@ -574,8 +574,8 @@ Test(seed, rules) {
     cr_expect_eq(bf_scalable_seed(f), 0xbeefu);
     /* Layers hash byte strings as the chain does, also layers added later. */
     uint64_t s = 1;
-    bf_scalable_info in;
-    while (layers(f) < 3) cr_assert_eq(bf_scalable_add_hash(f, tu_next(&s), NULL), BF_OK);
+    bf_scalable_stats in;
+    while (layers(f) < 3) cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&s), NULL), BF_OK);
     info(f, &in);
     for (size_t i = 0; i < in.num_layers; i++) {
         bf_scalable_layer l;
@@ -598,8 +598,8 @@ Test(clear, back_to_one_empty_layer) {
     bf_scalable *f = make(100, 0.01, 2, 0.5, 0), *fresh = make(100, 0.01, 2, 0.5, 0);
     uint64_t *h = su_hashes(21, 5000);
     cr_assert_not_null(h);
-    cr_assert_eq(bf_scalable_add_hashes(f, h, 5000, NULL, NULL), BF_OK);
-    bf_scalable_info in;
+    cr_assert_eq(bf_scalable_insert_hashes(f, h, 5000, NULL, NULL), BF_OK);
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect(in.num_layers > 3);
     cr_expect_eq(bf_scalable_clear(f), BF_OK);
@@ -610,8 +610,8 @@ Test(clear, back_to_one_empty_layer) {
     cr_expect_eq(in.fill_ratio, 0.0);
     cr_expect(su_same(f, fresh));
     /* And it grows again exactly like a fresh one. */
-    cr_assert_eq(bf_scalable_add_hashes(f, h, 5000, NULL, NULL), BF_OK);
-    cr_assert_eq(bf_scalable_add_hashes(fresh, h, 5000, NULL, NULL), BF_OK);
+    cr_assert_eq(bf_scalable_insert_hashes(f, h, 5000, NULL, NULL), BF_OK);
+    cr_assert_eq(bf_scalable_insert_hashes(fresh, h, 5000, NULL, NULL), BF_OK);
     cr_expect(su_same(f, fresh));
     cr_expect_eq(bf_scalable_clear(NULL), BF_EINVAL);
     free(h);
@@ -621,19 +621,19 @@ Test(clear, back_to_one_empty_layer) {
 
 Test(api, null_arguments) {
     bool a;
-    cr_expect_eq(bf_scalable_add_hash(NULL, 1, &a), BF_EINVAL);
-    cr_expect_eq(bf_scalable_add(NULL, "x", 1, &a), BF_EINVAL);
+    cr_expect_eq(bf_scalable_insert_hash(NULL, 1, &a), BF_EINVAL);
+    cr_expect_eq(bf_scalable_insert(NULL, "x", 1, &a), BF_EINVAL);
     cr_expect(!bf_scalable_contains_hash(NULL, 1));
     cr_expect(!bf_scalable_contains(NULL, "x", 1));
     bf_scalable *f = make(10, 0.01, 2, 0.5, 0);
-    cr_expect_eq(bf_scalable_add(f, NULL, 1, &a), BF_EINVAL);
+    cr_expect_eq(bf_scalable_insert(f, NULL, 1, &a), BF_EINVAL);
     cr_expect(!bf_scalable_contains(f, NULL, 1));
-    cr_expect_eq(bf_scalable_add(f, NULL, 0, &a), BF_OK, "the empty string");
+    cr_expect_eq(bf_scalable_insert(f, NULL, 0, &a), BF_OK, "the empty string");
     cr_expect(a);
     cr_expect(bf_scalable_contains(f, "", 0));
-    bf_scalable_info in;
-    cr_expect_eq(bf_scalable_get_info(f, NULL), BF_EINVAL);
-    cr_expect_eq(bf_scalable_get_info(NULL, &in), BF_EINVAL);
+    bf_scalable_stats in;
+    cr_expect_eq(bf_scalable_get_stats(f, NULL), BF_EINVAL);
+    cr_expect_eq(bf_scalable_get_stats(NULL, &in), BF_EINVAL);
     bf_scalable_free(f);
 }
 
@@ -641,21 +641,21 @@ Test(info, estimates_follow_the_filter) {
     bf_scalable *f = make(1000, 0.01, 2, 0.5, 0);
     uint64_t *h = su_hashes(31, 50000);
     cr_assert_not_null(h);
-    cr_assert_eq(bf_scalable_add_hashes(f, h, 50000, NULL, NULL), BF_OK);
-    bf_scalable_info in;
+    cr_assert_eq(bf_scalable_insert_hashes(f, h, 50000, NULL, NULL), BF_OK);
+    bf_scalable_stats in;
     info(f, &in);
     double model = su_compound_model(f);
     cr_expect(in.est_fpp > 0.7 * model && in.est_fpp < 1.3 * model, "est %g model %g", in.est_fpp,
               model);
     cr_expect(in.est_fpp <= in.bound_fpp * 1.1);
     cr_expect(in.fill_ratio > 0.1 && in.fill_ratio < 0.6, "fill %g", in.fill_ratio);
-    /* bf_filter_stats of the chain wrapped in the generic interface. */
+    /* bf_filter_get_stats of the chain wrapped in the generic interface. */
     bf_filter *g = NULL;
     cr_assert_eq(bf_filter_from_scalable(&g, f), BF_OK);
     cr_expect_eq(bf_filter_scalable(g), f);
     cr_expect_eq(bf_filter_family(g), BF_FAMILY_SCALABLE);
-    bf_stats st;
-    cr_assert_eq(bf_filter_stats(g, &st), BF_OK);
+    bf_filter_stats st;
+    cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
     cr_expect_eq(st.family, BF_FAMILY_SCALABLE);
     cr_expect_eq(st.num_bytes, in.num_bytes);
     cr_expect_eq(st.inserted, 0, "added through the chain's own API: not counted");
@@ -685,7 +685,7 @@ Test(kernels, identical_bytes_and_answers) {
     cr_assert(h && q && ref_out && out);
     setenv("BLOCKFILTER_KERNEL", "scalar", 1);
     bf_scalable *ref = make(100, 0.01, 2, 0.5, 0);
-    cr_assert_eq(bf_scalable_add_hashes(ref, h, n, NULL, NULL), BF_OK);
+    cr_assert_eq(bf_scalable_insert_hashes(ref, h, n, NULL, NULL), BF_OK);
     bf_scalable_layer l;
     bf_scalable_get_layer(ref, 0, &l);
     cr_expect_str_eq(bf_sbbf_kernel(l.sbbf), "scalar");
@@ -695,9 +695,9 @@ Test(kernels, identical_bytes_and_answers) {
         if (!bf_sbbf_kernel_supported(k)) continue;
         setenv("BLOCKFILTER_KERNEL", k, 1);
         bf_scalable *f = make(100, 0.01, 2, 0.5, 0);
-        cr_assert_eq(bf_scalable_add_hashes(f, h, n / 2, NULL, NULL), BF_OK);
-        for (size_t j = n / 2; j < n; j++) cr_assert_eq(bf_scalable_add_hash(f, h[j], NULL), BF_OK);
-        bf_scalable_info in;
+        cr_assert_eq(bf_scalable_insert_hashes(f, h, n / 2, NULL, NULL), BF_OK);
+        for (size_t j = n / 2; j < n; j++) cr_assert_eq(bf_scalable_insert_hash(f, h[j], NULL), BF_OK);
+        bf_scalable_stats in;
         info(f, &in);
         for (size_t j = 0; j < in.num_layers; j++) {
             bf_scalable_get_layer(f, j, &l);
@@ -717,8 +717,8 @@ Test(kernels, identical_bytes_and_answers) {
     setenv("BLOCKFILTER_KERNEL", "scalar", 1);
     f = make(10, 0.01, 2, 0.5, 0);
     setenv("BLOCKFILTER_KERNEL", "no-such-kernel", 1);
-    cr_expect_eq(bf_scalable_add_hashes(f, h, 1000, NULL, NULL), BF_OK);
-    bf_scalable_info in;
+    cr_expect_eq(bf_scalable_insert_hashes(f, h, 1000, NULL, NULL), BF_OK);
+    bf_scalable_stats in;
     info(f, &in);
     cr_expect(in.num_layers > 3);
     bf_scalable_get_layer(f, in.num_layers - 1, &l);

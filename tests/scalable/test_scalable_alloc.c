@@ -66,7 +66,7 @@ static void make_stored(stored *s, size_t layers) {
     uint64_t k = 3;
     bf_scalable_layer l;
     while (bf_scalable_get_layer(f, layers - 1, &l) != BF_OK)
-        cr_assert_eq(bf_scalable_add_hash(f, tu_next(&k), NULL), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&k), NULL), BF_OK);
     for (s->n = 0; bf_scalable_get_layer(f, s->n, &l) == BF_OK; s->n++)
         s->d[s->n] = (bf_scalable_layer_desc){l.capacity, l.count, bf_sbbf_num_bytes(l.sbbf)};
     s->payload = su_encode(f, &s->len, &s->w);
@@ -106,7 +106,7 @@ static void sweep_growth(size_t target, unsigned want_sites, bool batch) {
     /* Fill until layer target-1 is full. */
     for (;;) {
         if (bf_scalable_get_layer(f, target - 1, &l) == BF_OK && l.count == l.capacity) break;
-        cr_assert_eq(bf_scalable_add_hash(f, tu_next(&k), NULL), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&k), NULL), BF_OK);
     }
     uint64_t key;
     do {
@@ -120,8 +120,8 @@ static void sweep_growth(size_t target, unsigned want_sites, bool batch) {
         bool added = true;
         size_t done = 99;
         bf__alloc_fail_after(n);
-        int rc = batch ? bf_scalable_add_hashes(f, &key, 1, NULL, &done)
-                       : bf_scalable_add_hash(f, key, &added);
+        int rc = batch ? bf_scalable_insert_hashes(f, &key, 1, NULL, &done)
+                       : bf_scalable_insert_hash(f, key, &added);
         bf__alloc_fail_after(-1);
         if (rc == BF_OK) {
             cr_expect_eq((unsigned)n, want_sites, "growth to layer %zu: %ld sites", target, n);
@@ -173,11 +173,11 @@ Test(alloc_fail, batch_stops_at_failed_growth) {
     memset(added, 9, sizeof added);
     size_t done = 0;
     bf__alloc_fail_after(0);
-    int rc = bf_scalable_add_hashes(f, h, 1000, added, &done);
+    int rc = bf_scalable_insert_hashes(f, h, 1000, added, &done);
     bf__alloc_fail_after(-1);
     cr_expect_eq(rc, BF_ENOMEM);
-    bf_scalable_info in;
-    bf_scalable_get_info(f, &in);
+    bf_scalable_stats in;
+    bf_scalable_get_stats(f, &in);
     cr_expect_eq(in.num_layers, 1u);
     cr_expect_eq(in.count, 100u);
     cr_expect(done >= 100 && done < 1000, "done %zu", done);
@@ -187,7 +187,7 @@ Test(alloc_fail, batch_stops_at_failed_growth) {
     cr_expect_eq(added[done], 9, "the refused key's flag was written");
     for (size_t i = 0; i < done; i++) cr_expect(bf_scalable_contains_hash(f, h[i]));
     /* It resumes where it stopped. */
-    cr_expect_eq(bf_scalable_add_hashes(f, h + done, 1000 - done, added + done, NULL), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hashes(f, h + done, 1000 - done, added + done, NULL), BF_OK);
     cr_expect_eq(bf_scalable_contains_hashes(f, h, 1000, NULL), 1000u);
     free(h);
     bf_scalable_free(f);

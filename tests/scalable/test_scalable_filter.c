@@ -35,10 +35,10 @@ static uint8_t *save(const bf_filter *f, size_t *len) {
     return buf;
 }
 
-static bf_scalable_info chain_info(bf_filter *f) {
-    bf_scalable_info in;
+static bf_scalable_stats chain_info(bf_filter *f) {
+    bf_scalable_stats in;
     cr_assert_not_null(bf_filter_scalable(f));
-    cr_assert_eq(bf_scalable_get_info(bf_filter_scalable(f), &in), BF_OK);
+    cr_assert_eq(bf_scalable_get_stats(bf_filter_scalable(f), &in), BF_OK);
     return in;
 }
 
@@ -57,7 +57,7 @@ Test(generic, new_is_a_default_chain_with_capacity_n) {
     cr_expect_str_eq(bf_family_name(BF_FAMILY_SCALABLE), "scalable");
     bf_family id;
     cr_expect(bf_family_from_name("Scalable", &id) == BF_OK && id == BF_FAMILY_SCALABLE);
-    bf_scalable_info in = chain_info(f);
+    bf_scalable_stats in = chain_info(f);
     cr_expect_eq(in.capacity, 1000u);
     cr_expect_eq(in.num_layers, 1u);
     cr_expect_eq(in.expansion, BF_SCALABLE_DEFAULT_EXPANSION);
@@ -98,7 +98,7 @@ Test(generic, inserts_add_if_absent_and_grow) {
     cr_expect_eq(done, 2500u);
     for (size_t i = 2500; i < 5000; i++) cr_assert_eq(bf_filter_insert_hash(f, h[i]), BF_OK);
     cr_expect_eq(bf_filter_contains_hashes(f, h, 5000, NULL), 5000u);
-    bf_scalable_info in = chain_info(f);
+    bf_scalable_stats in = chain_info(f);
     cr_expect_eq(in.num_layers, 6u, "100 + 200 + ... + 3200 >= 5000 keys: 6 layers");
     cr_expect(in.count <= 5000 && in.count > 4900, "count %llu", (unsigned long long)in.count);
     cr_expect_eq(bf_filter_num_bytes(f), in.num_bytes, "every layer's bytes");
@@ -111,8 +111,8 @@ Test(generic, inserts_add_if_absent_and_grow) {
     size_t alen = 0;
     uint8_t *after = su_snapshot(bf_filter_scalable(f), &alen);
     cr_expect(alen == blen && memcmp(before, after, blen) == 0, "a repeat changed the chain");
-    bf_stats st;
-    cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+    bf_filter_stats st;
+    cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
     cr_expect_eq(st.inserted, 10001u, "insert calls");
     cr_expect_eq(st.est_keys, (double)in.count, "keys written");
     cr_expect_eq(st.cells, in.num_bytes * 8);
@@ -143,15 +143,15 @@ Test(generic, nonscaling_chain_refuses_with_efull) {
     size_t done = 0;
     int rc = bf_filter_insert_hashes(f, h, 200, &done);
     cr_expect_eq(rc, BF_EFULL);
-    bf_scalable_info in = chain_info(f);
+    bf_scalable_stats in = chain_info(f);
     cr_expect_eq(in.count, 50u);
     cr_expect(done >= 50 && done < 200, "done %zu", done);
     for (size_t i = 0; i < done; i++) cr_expect(bf_filter_contains_hash(f, h[i]), "key %zu", i);
     /* The refused key is not there (unless a false positive), and a repeat
      * of a stored key still succeeds. */
     cr_expect_eq(bf_filter_insert_hash(f, h[0]), BF_OK);
-    bf_stats st;
-    cr_assert_eq(bf_filter_stats(f, &st), BF_OK);
+    bf_filter_stats st;
+    cr_assert_eq(bf_filter_get_stats(f, &st), BF_OK);
     cr_expect_eq(st.inserted, done + 1);
     size_t miss = 0;
     for (size_t i = done; i < 200; i++)
@@ -188,16 +188,16 @@ Test(generic, wrapping_chains) {
     for (int i = 0; i < 100; i++) {
         char k[16];
         int n = snprintf(k, sizeof k, "pre-%d", i);
-        cr_assert_eq(bf_scalable_add(c, k, (size_t)n, NULL), BF_OK);
+        cr_assert_eq(bf_scalable_insert(c, k, (size_t)n, NULL), BF_OK);
     }
     cr_assert_eq(bf_filter_from_scalable(&f, c), BF_OK);
     size_t len;
     uint8_t *img = save(f, &len);
-    bf_scalable_info in = chain_info(f);
+    bf_scalable_stats in = chain_info(f);
     cr_expect_eq(bf_load_le64(img + 16), in.count, "recorded inserts raised to the count");
     bf_filter *g, *v;
     cr_assert_eq(bf_filter_load(&g, img, len), BF_OK);
-    bf_scalable_info gi = chain_info(g);
+    bf_scalable_stats gi = chain_info(g);
     cr_expect(gi.expansion == 3 && gi.ratio == 0.8 && gi.capacity == in.capacity &&
               gi.num_layers == in.num_layers && gi.count == in.count);
     /* A read-only chain cannot be wrapped again. */
@@ -223,7 +223,7 @@ Test(native, grown_chain_image_and_views) {
     cr_assert_eq(bf_filter_set_seed(f, 0xfeed), BF_OK);
     uint64_t *h = su_hashes(9, 3000);
     cr_assert_eq(bf_filter_insert_hashes(f, h, 3000, NULL), BF_OK);
-    bf_scalable_info in = chain_info(f);
+    bf_scalable_stats in = chain_info(f);
     cr_assert_eq(in.num_layers, 5u);
     size_t len;
     uint8_t *img = save(f, &len);
@@ -271,9 +271,9 @@ Test(native, grown_chain_image_and_views) {
             cr_expect_eq(bf_filter_contains_hashes(v, h, 3000, NULL), 3000u);
             cr_expect_eq(bf_filter_seed(v), 0xfeedu);
             /* The chain's own API refuses writes too. */
-            cr_expect_eq(bf_scalable_add_hash(c, 12345, NULL), BF_EREADONLY);
-            cr_expect_eq(bf_scalable_add_hashes(c, h, 3, NULL, NULL), BF_EREADONLY);
-            cr_expect_eq(bf_scalable_add(c, "x", 1, NULL), BF_EREADONLY);
+            cr_expect_eq(bf_scalable_insert_hash(c, 12345, NULL), BF_EREADONLY);
+            cr_expect_eq(bf_scalable_insert_hashes(c, h, 3, NULL, NULL), BF_EREADONLY);
+            cr_expect_eq(bf_scalable_insert(c, "x", 1, NULL), BF_EREADONLY);
             cr_expect_eq(bf_scalable_clear(c), BF_EREADONLY);
             cr_expect_eq(bf_scalable_set_seed(c, 1), BF_EREADONLY);
             cr_expect_eq(bf_scalable_write_layer(c, 0, 0, "x", 1), BF_EREADONLY);

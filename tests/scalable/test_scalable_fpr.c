@@ -41,10 +41,10 @@ static void grow_and_measure(const config *c) {
     for (uint64_t i = 0; i < N; i++) h[i] = bf_hash_int64((int64_t)i);
     if (c->batch) {
         size_t done = 0;
-        cr_assert_eq(bf_scalable_add_hashes(f, h, N, NULL, &done), BF_OK);
+        cr_assert_eq(bf_scalable_insert_hashes(f, h, N, NULL, &done), BF_OK);
         cr_assert_eq(done, N);
     } else {
-        for (uint64_t i = 0; i < N; i++) cr_assert_eq(bf_scalable_add_hash(f, h[i], NULL), BF_OK);
+        for (uint64_t i = 0; i < N; i++) cr_assert_eq(bf_scalable_insert_hash(f, h[i], NULL), BF_OK);
     }
     /* No false negative, single and batch. */
     size_t miss = 0;
@@ -62,8 +62,8 @@ static void grow_and_measure(const config *c) {
             for (uint64_t i = 0; i < N; i++) fp += out[off + i] = bf_scalable_contains_hash(f, h[i]);
         }
     }
-    bf_scalable_info in;
-    cr_assert_eq(bf_scalable_get_info(f, &in), BF_OK);
+    bf_scalable_stats in;
+    cr_assert_eq(bf_scalable_get_stats(f, &in), BF_OK);
     const double measured = (double)fp / FOREIGN;
     const double model = su_compound_model(f);
     const double sd_model = sqrt(model * (1 - model) / FOREIGN);

@@ -49,7 +49,7 @@ static void growth_and_fpr(void) {
     }
     for (uint64_t i = 0; i < N; i++) h[i] = bf_hash_int64((int64_t)i);
     size_t done = 0;
-    CHECK(bf_scalable_add_hashes(f, h, N, NULL, &done) == BF_OK && done == N, "batch add");
+    CHECK(bf_scalable_insert_hashes(f, h, N, NULL, &done) == BF_OK && done == N, "batch add");
     size_t miss = 0;
     for (uint64_t i = 0; i < N; i++) miss += !bf_scalable_contains_hash(f, h[i]);
     CHECK(miss == 0, "%zu false negatives", miss);
@@ -59,8 +59,8 @@ static void growth_and_fpr(void) {
     size_t fp1 = 0;
     for (uint64_t i = 0; i < Q; i += 10) fp1 += bf_scalable_contains_hash(f, h[i]);
     const double measured = (double)fp / Q, model = su_compound_model(f);
-    bf_scalable_info in;
-    bf_scalable_get_info(f, &in);
+    bf_scalable_stats in;
+    bf_scalable_get_stats(f, &in);
     CHECK(model <= 0.01 && in.bound_fpp <= 0.01, "model %g bound %g", model, in.bound_fpp);
     CHECK(measured <= model + 5 * sqrt(model * (1 - model) / Q), "measured %g model %g", measured,
           model);
@@ -81,11 +81,11 @@ static void batch_equals_single(void) {
         CHECK(0, "setup");
     } else {
         for (size_t i = 200; i < N; i += 101) h[i] = h[i / 2];
-        bf_scalable_add_hashes(b, h, N, flags, NULL);
+        bf_scalable_insert_hashes(b, h, N, flags, NULL);
         size_t diff = 0;
         for (size_t i = 0; i < N; i++) {
             bool x = false;
-            bf_scalable_add_hash(a, h[i], &x);
+            bf_scalable_insert_hash(a, h[i], &x);
             diff += flags[i] != (uint8_t)x;
         }
         CHECK(diff == 0, "%zu add flags differ", diff);
@@ -105,16 +105,16 @@ static void nonscaling_full(void) {
     uint64_t k;
     do {
         k = tu_next(&s);
-        rc = bf_scalable_add_hash(f, k, NULL);
+        rc = bf_scalable_insert_hash(f, k, NULL);
     } while (rc == BF_OK);
     CHECK(rc == BF_EFULL, "refusal: %s", bf_strerror(rc));
     size_t l0 = 0, l1 = 0;
     uint8_t *s0 = su_snapshot(f, &l0);
-    CHECK(bf_scalable_add_hash(f, k, NULL) == BF_EFULL, "again");
+    CHECK(bf_scalable_insert_hash(f, k, NULL) == BF_EFULL, "again");
     uint8_t *s1 = su_snapshot(f, &l1);
     CHECK(s0 && s1 && l0 == l1 && !memcmp(s0, s1, l0), "refused add changed the chain");
-    bf_scalable_info in;
-    bf_scalable_get_info(f, &in);
+    bf_scalable_stats in;
+    bf_scalable_get_stats(f, &in);
     CHECK(in.count == 300 && in.num_layers == 1, "count %llu", (unsigned long long)in.count);
     free(s0);
     free(s1);
@@ -132,7 +132,7 @@ static void round_trips(void) {
         bf_scalable_free(f);
         return;
     }
-    bf_scalable_add_hashes(f, h, 3000, NULL, NULL);
+    bf_scalable_insert_hashes(f, h, 3000, NULL, NULL);
     bf_scalable_layer_desc d[BF_SCALABLE_MAX_LAYERS];
     size_t n = 0;
     bf_scalable_layer l;
@@ -155,7 +155,7 @@ static void round_trips(void) {
         rc = su_decode(&v, &w, buf, len, 99, view);
         CHECK(rc == BF_OK && su_same(f, v), "payload round trip (view %d): %d", view, rc);
         if (v) CHECK(bf_scalable_contains_hashes(v, h, 3000, NULL) == 3000, "view answers");
-        if (v && view) CHECK(bf_scalable_add_hash(v, 1, NULL) == BF_EREADONLY, "view writable");
+        if (v && view) CHECK(bf_scalable_insert_hash(v, 1, NULL) == BF_EREADONLY, "view writable");
         bf_scalable_free(v);
     }
     free(buf);
@@ -172,7 +172,7 @@ static void golden(void) {
     for (int i = 0; i < 20000; i++) {
         char key[32];
         int n = snprintf(key, sizeof key, "user:%d", i);
-        bf_scalable_add(f, key, (size_t)n, NULL);
+        bf_scalable_insert(f, key, (size_t)n, NULL);
     }
     size_t len = 0;
     uint8_t *buf = su_snapshot(f, &len);

@@ -22,7 +22,7 @@ static bf_scalable *grown(const bf_scalable_params *p, size_t layers, uint64_t s
     for (;;) {
         char key[32];
         int n = snprintf(key, sizeof key, "key-%llu", (unsigned long long)tu_next(&s));
-        cr_assert_eq(bf_scalable_add(f, key, (size_t)n, NULL), BF_OK);
+        cr_assert_eq(bf_scalable_insert(f, key, (size_t)n, NULL), BF_OK);
         if (bf_scalable_get_layer(f, layers - 1, &l) == BF_OK && l.count >= l.capacity / 3) break;
     }
     return f;
@@ -69,9 +69,9 @@ Test(restore, round_trip) {
             if (pieces[k] == 1 && layers > 5) continue; /* byte at a time: small chains only */
             bf_scalable *g = rebuild(f, &P, pieces[k]);
             cr_expect(su_same(f, g), "layers %zu piece %zu: bytes differ", layers, pieces[k]);
-            bf_scalable_info a, b;
-            bf_scalable_get_info(f, &a);
-            bf_scalable_get_info(g, &b);
+            bf_scalable_stats a, b;
+            bf_scalable_get_stats(f, &a);
+            bf_scalable_get_stats(g, &b);
             cr_expect(a.count == b.count && a.capacity == b.capacity && a.num_bytes == b.num_bytes &&
                       a.num_layers == b.num_layers && a.est_fpp == b.est_fpp &&
                       a.fill_ratio == b.fill_ratio && a.bound_fpp == b.bound_fpp);
@@ -87,8 +87,8 @@ Test(restore, round_trip) {
             if (k == 2) {
                 bf_scalable *f2 = rebuild(f, &P, 4096);
                 uint64_t *more = su_hashes(99, 30000);
-                cr_assert_eq(bf_scalable_add_hashes(f2, more, 30000, NULL, NULL), BF_OK);
-                cr_assert_eq(bf_scalable_add_hashes(g, more, 30000, NULL, NULL), BF_OK);
+                cr_assert_eq(bf_scalable_insert_hashes(f2, more, 30000, NULL, NULL), BF_OK);
+                cr_assert_eq(bf_scalable_insert_hashes(g, more, 30000, NULL, NULL), BF_OK);
                 cr_expect(su_same(f2, g), "growth after restore differs");
                 free(more);
                 bf_scalable_free(f2);
@@ -111,8 +111,8 @@ Test(restore, nonscaling_and_defaults) {
     bf_scalable_get_layer(f, 0, &l);
     d.num_bytes = bf_sbbf_num_bytes(l.sbbf);
     cr_expect_eq(bf_scalable_restore(&g, &ns, 0, &d, 1), BF_OK);
-    bf_scalable_info in;
-    bf_scalable_get_info(g, &in);
+    bf_scalable_stats in;
+    bf_scalable_get_stats(g, &in);
     cr_expect_eq(in.count, 0u);
     bf_scalable_free(g);
     bf_scalable_free(f);
@@ -279,8 +279,8 @@ Test(payload, round_trip_copy_and_view) {
     cr_expect(fpp == P.fpp && ratio == P.ratio);
     cr_expect_eq(check(&w, buf, len), BF_OK);
     cr_expect_eq(verify(&w, buf, len), BF_OK);
-    bf_scalable_info in;
-    bf_scalable_get_info(f, &in);
+    bf_scalable_stats in;
+    bf_scalable_get_stats(f, &in);
     /* Every key written was one add: the count is the least inserts. */
     cr_expect_eq(bf__scalable_ops.least_inserts(f), in.count);
     for (int view = 0; view < 2; view++) {
@@ -290,8 +290,8 @@ Test(payload, round_trip_copy_and_view) {
         cr_expect_eq(bf__scalable_ops.is_readonly(g), (bool)view);
         cr_expect_eq(bf_scalable_seed(g), 0xabcdefu);
         cr_expect(bf_scalable_contains(g, "absent?", 7) == bf_scalable_contains(f, "absent?", 7));
-        bf_scalable_info gi;
-        bf_scalable_get_info(g, &gi);
+        bf_scalable_stats gi;
+        bf_scalable_get_stats(g, &gi);
         cr_expect(gi.fpp == in.fpp && gi.ratio == in.ratio && gi.expansion == in.expansion &&
                   gi.count == in.count && gi.bound_fpp == in.bound_fpp);
         bf_scalable_get_layer(g, 2, &l);
@@ -305,12 +305,12 @@ Test(payload, round_trip_copy_and_view) {
                       "not a view");
             /* The read-only rule: every mutating call refuses. */
             bool a = true;
-            cr_expect_eq(bf_scalable_add_hash(g, 1, &a), BF_EREADONLY);
+            cr_expect_eq(bf_scalable_insert_hash(g, 1, &a), BF_EREADONLY);
             cr_expect(a);
-            cr_expect_eq(bf_scalable_add(g, "x", 1, NULL), BF_EREADONLY);
+            cr_expect_eq(bf_scalable_insert(g, "x", 1, NULL), BF_EREADONLY);
             size_t done = 9;
             uint64_t hs[2] = {1, 2};
-            cr_expect_eq(bf_scalable_add_hashes(g, hs, 2, NULL, &done), BF_EREADONLY);
+            cr_expect_eq(bf_scalable_insert_hashes(g, hs, 2, NULL, &done), BF_EREADONLY);
             cr_expect_eq(done, 0u);
             cr_expect_eq(bf_scalable_set_seed(g, 5), BF_EREADONLY);
             cr_expect_eq(bf_scalable_clear(g), BF_EREADONLY);
@@ -318,7 +318,7 @@ Test(payload, round_trip_copy_and_view) {
             cr_expect(su_same(f, g));
         } else {
             cr_expect(!bf_sbbf_is_readonly(l.sbbf));
-            cr_expect_eq(bf_scalable_add(g, "x", 1, NULL), BF_OK);
+            cr_expect_eq(bf_scalable_insert(g, "x", 1, NULL), BF_OK);
         }
         bf_scalable_free(g);
     }

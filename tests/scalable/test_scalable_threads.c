@@ -43,8 +43,8 @@ static void *writer(void *p) {
         f = NULL;
     }
     for (size_t i = 0; f && i < s->n; i++)
-        if (bf_scalable_add_hash(f, mix(i), NULL) != BF_OK) __atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
-    if (f && bf_scalable_add(f, "hello", 5, NULL) != BF_OK) __atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
+        if (bf_scalable_insert_hash(f, mix(i), NULL) != BF_OK) __atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
+    if (f && bf_scalable_insert(f, "hello", 5, NULL) != BF_OK) __atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&s->f, f, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -74,9 +74,9 @@ static void *reader(void *p) {
         pos += bf_scalable_contains_hashes(f, keys, m, NULL);
     }
     miss += !bf_scalable_contains(f, "hello", 5);
-    bf_scalable_info in;
+    bf_scalable_stats in;
     bf_scalable_layer l;
-    if (bf_scalable_get_info(f, &in) != BF_OK || bf_scalable_get_layer(f, 0, &l) != BF_OK ||
+    if (bf_scalable_get_stats(f, &in) != BF_OK || bf_scalable_get_layer(f, 0, &l) != BF_OK ||
         bf_scalable_seed(f) != 0)
         miss++;
     if (miss) __atomic_add_fetch(&s->errors, miss, __ATOMIC_RELAXED);
