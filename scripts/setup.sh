@@ -6,6 +6,7 @@
 #   scripts/setup.sh            everything (build, tests, cross, fuzz, bench)
 #   scripts/setup.sh --bench    only what ./scripts/bench.sh needs
 #   scripts/setup.sh --paper    only what ./scripts/paper.sh needs (LaTeX, matplotlib)
+#   scripts/setup.sh --python   only what the Python package needs (docs/python.md)
 set -euo pipefail
 
 base=(meson ninja-build pkg-config gcc g++ libxxhash-dev)
@@ -14,6 +15,11 @@ tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross
        clang libclang-rt-14-dev libsimde-dev
        redis-server redis-tools python3-redis)
 bench=(libbenchmark-dev libhwloc-dev python3-matplotlib git hyperfine)
+# The Python package (python/) and its tests: meson-python builds it, pip in
+# a virtual environment installs it (python3-venv brings pip), the notebooks
+# run in an ipykernel through nbclient and draw with matplotlib.
+python=(python3-dev python3-numpy python3-pytest python3-mesonpy python3-venv
+        python3-nbclient python3-nbformat python3-ipykernel python3-matplotlib)
 # The paper (scripts/paper.sh): LaTeX, and the library and tool it quotes.
 paper=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended
        lmodern latexmk python3-matplotlib)
@@ -21,8 +27,9 @@ paper=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-
 case "${1:-all}" in
   --bench) want=("${base[@]}" "${bench[@]}") ;;
   --paper) want=("${base[@]}" "${paper[@]}") ;;
-  all|--all) want=("${base[@]}" "${tests[@]}" "${bench[@]}") ;;
-  *) echo "usage: $0 [--bench|--paper]" >&2; exit 2 ;;
+  --python) want=("${base[@]}" "${python[@]}") ;;
+  all|--all) want=("${base[@]}" "${tests[@]}" "${bench[@]}" "${python[@]}") ;;
+  *) echo "usage: $0 [--bench|--paper|--python]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -16,7 +16,7 @@
 # under qemu, once with NEON forced and once with scalar; s390x (big-endian)
 # cross build with the plain-C tests under qemu (scalar, the only kernel
 # there): Parquet bitsets and native images byte for byte on a big-endian
-# host.
+# host; the Python package and its notebooks (scripts/python-test.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -184,6 +184,31 @@ elif [ -f build/test-native/build.ninja ]; then
   echo "the Redis module was not built (meson -Dredis)"
   step_result "redis module built" 1
 fi
+
+# 6c. The Python package (python/), installed into a virtual environment as
+#     docs/python.md says, and its pytest suite: the API, batches, files,
+#     threads, the pybloomfiltermmap3 drop-in, Parquet pruning compared with
+#     the tool built in step 1, a few thousand mutated files through the
+#     loaders, and every notebook of docs/notebooks executed and its outputs
+#     checked. pytest's counts join the totals; exit 5 (nothing collected)
+#     fails like any other non-zero exit.
+log "Python package and notebooks"
+cli=build/test-native/tools/blockfilter
+py_env=(BFPY_REQUIRE_CLI=1)
+[ -x "$cli" ] && py_env+=(BLOCKFILTER_CLI="$root/$cli")
+out=$(env "${py_env[@]}" ./scripts/python-test.sh 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -vE '^[.sFEx]+ +\[ *[0-9]+%\]$' | tail -n 40
+summary=$(printf '%s\n' "$out" | tail -n 1)
+ok=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ passed' | awk '{print $1}')
+fail=$(printf '%s\n' "$summary" | grep -oE '[0-9]+ (failed|errors?)' | awk '{s+=$1} END{print s+0}')
+ok=${ok:-0}
+if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi # build error, or exit 5: nothing ran
+if [ "$ok" -eq 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi
+passed=$((passed + ok))
+failed=$((failed + fail))
+[ "$fail" -eq 0 ] || failures+=("python")
+echo "--- python: $ok passed, $fail failed"
 
 # 7. Install into a temporary prefix; build and run an example against the
 #    installed pkg-config file.

@@ -105,6 +105,10 @@ extern BFPY_HIDDEN const char *bfpy_single_isa;
 
 /* ---- locking --------------------------------------------------------------- */
 
+/* Initialises an object's lock (writers preferred where the C library
+ * can be asked to). */
+BFPY_HIDDEN void bfpy_lock_init(pthread_rwlock_t *lock);
+
 /* Runs fn(ctx) on an object: with the GIL when it may (release false and no
  * call on it runs without the GIL), else without the GIL under its lock
  * (write: exclusive). fn must touch no Python object. Returns fn's result. */

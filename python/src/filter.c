@@ -80,7 +80,7 @@ PyObject *bfpy_filter_wrap(PyTypeObject *t, bf_filter *f, bf_sbbf *s) {
         else bf_sbbf_free(s);
         return NULL;
     }
-    pthread_rwlock_init(&o->lock, NULL);
+    bfpy_lock_init(&o->lock);
     o->filter = f;
     if (f) {
         o->family = bf_filter_family(f);

@@ -48,6 +48,19 @@ PyObject *bfpy_error(int status, const char *context, PyObject *path, int err) {
 
 /* ---- locking --------------------------------------------------------------- */
 
+void bfpy_lock_init(pthread_rwlock_t *lock) {
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+#if defined(__GLIBC__)
+    /* A waiting writer goes before new readers: with readers that follow
+     * each other without a gap (threads looping over contains_many), the
+     * default would make an add wait for all of them to stop. */
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+    pthread_rwlock_init(lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+}
+
 int bfpy_run(Py_ssize_t *nogil, pthread_rwlock_t *lock, int write, int release,
              bfpy_work_fn fn, void *ctx) {
     if (!release && *nogil == 0) return fn(ctx);

@@ -92,7 +92,7 @@ static PyObject *parquet_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O:ParquetFile", kwlist, &src)) return NULL;
     bfpy_parquet *o = (bfpy_parquet *)type->tp_alloc(type, 0);
     if (!o) return NULL;
-    pthread_rwlock_init(&o->lock, NULL);
+    bfpy_lock_init(&o->lock);
     int rc, err = 0;
     if (PyObject_CheckBuffer(src)) { /* the file's bytes, kept and not copied */
         if (PyObject_GetBuffer(src, &o->buffer, PyBUF_C_CONTIGUOUS) < 0) {
