@@ -8,6 +8,7 @@
  *   paper_numbers --best-kernel      the best SBBF kernel this CPU runs
  */
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -17,6 +17,7 @@
 #define BF_CLI_INTERNAL_H
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "blockfilter_cli.h"
 
 #include <stdint.h>
