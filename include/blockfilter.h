@@ -159,10 +159,10 @@ BF_API int bf_random_seed(uint64_t *out);
  * At most 2^32 blocks (128 GiB).
  */
 typedef struct bf_sbbf bf_sbbf;
-/* The first bytes of a bf_sbbf are public (bf_sbbf_layout in
- * blockfilter_inline.h) so that the single-key calls can be inlined; read
- * them only through that header. */
+/* Its first bytes are public (bf_sbbf_layout in blockfilter_inline.h) so
+ * that the single-key calls can be inlined into the caller. */
 
+/* Creating, sizing. */
 #define BF_SBBF_BLOCK_BYTES 32u
 #define BF_SBBF_MAX_BYTES ((uint64_t)1 << 37) /* 2^32 blocks */
 /* Parquet's limits on a filter's bitset (Arrow, parquet-java). */
@@ -187,6 +187,7 @@ BF_API int bf_sbbf_parquet_bytes(uint64_t ndv, double fpp, size_t *out_bytes);
  *  (Poisson mixture over block loads). Returns NaN for num_bytes < 32. */
 BF_API double bf_sbbf_model_fpp(uint64_t num_bytes, uint64_t n);
 
+/* Single keys and hash batches. */
 /** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
 BF_API int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash);
 BF_API BF_PURE bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash);
@@ -214,7 +215,7 @@ BF_API BF_PURE bool bf_sbbf_contains_float(const bf_sbbf *f, float v);
 BF_API BF_PURE bool bf_sbbf_contains_double(const bf_sbbf *f, double v);
 
 /*
- * Keys in, answers out: many keys per call, hashed inside the batch pipeline
+ * Typed batches. Keys in, answers out: many keys per call, hashed inside the batch pipeline
  * (a chunk of keys is hashed into a small buffer, with SIMD where the CPU
  * allows, then probed with prefetching; no hash array from the caller).
  * Each key hashes exactly as the single-key call of its type does (the
@@ -258,6 +259,7 @@ BF_API int bf_sbbf_contains_large_binary(const bf_sbbf *f, const void *data,
                                          const int64_t *offsets, size_t n, uint8_t *out,
                                          size_t *found);
 
+/* Merging, clearing, seeds, views, statistics. */
 /** dst |= src. Both must have the same size and seed (BF_EMISMATCH);
  *  BF_EREADONLY if dst is a view. */
 BF_API int bf_sbbf_merge(bf_sbbf *dst, const bf_sbbf *src);
@@ -291,7 +293,8 @@ typedef struct bf_sbbf_stats {
 } bf_sbbf_stats;
 BF_API int bf_sbbf_get_stats(const bf_sbbf *f, bf_sbbf_stats *out);
 
-/* Parquet serialisation: Thrift-compact BloomFilterHeader + bitset. */
+/* Parquet bytes: Thrift-compact BloomFilterHeader + bitset, as a Parquet
+ * file stores a column chunk's filter. */
 /** Bytes bf_sbbf_to_parquet writes for this filter. */
 BF_API size_t bf_sbbf_parquet_size(const bf_sbbf *f);
 BF_API int bf_sbbf_to_parquet(const bf_sbbf *f, void *buf, size_t cap,

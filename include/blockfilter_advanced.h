@@ -33,10 +33,12 @@ extern "C" {
  * kernel it was made with. The kernel class of each is part of the frozen
  * layout (BF_SBBF_KERNEL_* in blockfilter_inline.h).
  */
+
 /** As bf_sbbf_new_bytes, with a named kernel ("scalar", "avx2", "avx512",
  *  "neon"); NULL picks the process default (BLOCKFILTER_KERNEL or CPUID). */
 BF_API int bf_sbbf_new_bytes_kernel(bf_sbbf **out, size_t num_bytes,
                                     const char *kernel);
+/** As bf_sbbf_view, with a named kernel. */
 BF_API int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset,
                                size_t num_bytes, const char *kernel);
 /** Number of kernels compiled into this build (best first). */
@@ -305,7 +307,7 @@ BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
  * bf_filter_map_file) every mutating call returns BF_EREADONLY, whether or
  * not the family supports it.
  *
- * The scalable family (a chain of SBBF layers, see "Scalable SBBF" below)
+ * The scalable family (a chain of SBBF layers, see "Scalable SBBF" above)
  * takes n as its initial capacity: bf_filter_new(BF_FAMILY_SCALABLE, n,
  * fpp) is bf_scalable_new with capacity n (0 is taken as 1), the default
  * expansion (2) and ratio (0.5); it grows past n, its compound FPR staying
@@ -394,9 +396,9 @@ BF_API bool bf_filter_contains(const bf_filter *f, const void *data, size_t len)
 BF_API int bf_filter_remove(bf_filter *f, const void *data, size_t len);
 /*
  * Keys in, answers out, for every family: typed arrays and Arrow byte
- * strings as the bf_sbbf_* forms above take them, hashed with the filter's
- * seed (XXH64 of each value's little-endian bytes, or of the string), a
- * chunk at a time, through bf_filter_insert_hashes /
+ * strings as the bf_sbbf_* forms of blockfilter.h take them, hashed with
+ * the filter's seed (XXH64 of each value's little-endian bytes, or of the
+ * string), a chunk at a time, through bf_filter_insert_hashes /
  * bf_filter_contains_hashes. Inserts stop at the first failure like
  * bf_filter_insert_hashes (BF_EFULL for a cuckoo filter); *done (may be
  * NULL) = keys inserted. BF_EREADONLY on a view, BF_EINVAL for NULL
