@@ -19,17 +19,14 @@ variants=("" "-DBF_NO_INLINE" "-DBF_COMPAT_0_2")
 case "$("${cc[@]}" -dumpmachine)" in
 x86_64* | i?86*) variants+=("-mavx2") ;;
 esac
-fails=0
-check() { # description command...
+fails=0 checks=0
+check() { # what command...: prints only failures, with the compiler's words
   local what=$1
   shift
-  if "$@" >"$work/log" 2>&1; then
-    echo "ok   $what"
-  else
-    echo "FAIL $what"
-    sed 's/^/     /' "$work/log" | head -n 20
-    fails=$((fails + 1))
-  fi
+  checks=$((checks + 1))
+  "$@" >"$work/log" 2>&1 && return 0
+  echo "FAIL $what" && head -n 20 "$work/log"
+  fails=$((fails + 1))
 }
 headers=()
 for h in "$inc"/*.h; do headers+=("$(basename "$h")"); done
@@ -54,9 +51,5 @@ printf '#include "all.h"\nint bf_test_unit_b(void) { return BF_VERSION_MINOR; }\
 printf '#include "all.h"\nint main(void) { return bf_test_unit_a() + bf_test_unit_b() < 0; }\n' >"$work/m.c"
 check "all headers in one program (C11)" "${cc[@]}" -std=c11 "${strict[@]}" -I"$inc" -I"$work" \
   "$work/a.c" "$work/b.c" "$work/m.c" -o "$work/all"
-if [ "$fails" -eq 0 ]; then
-  echo "headers_alone: all passed"
-else
-  echo "headers_alone: $fails failed"
-  exit 1
-fi
+echo "headers_alone: $checks compiles, $fails failed"
+[ "$fails" -eq 0 ]
