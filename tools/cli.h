@@ -11,7 +11,7 @@
  *                  batches of keys (one data buffer + offsets), hashed
  *   output.c/.h    standard output through one large buffer
  *
- * The tool uses the library's public API only (include/blockfilter.h).
+ * The tool uses the library's public API only (include/blockfilter*.h).
  */
 #ifndef BF_CLI_INTERNAL_H
 #define BF_CLI_INTERNAL_H
