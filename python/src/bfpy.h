@@ -30,15 +30,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <blockfilter.h>
-#if defined(__has_include)
-#if __has_include(<blockfilter_advanced.h>)
-#include <blockfilter_advanced.h>
-#endif
-#if __has_include(<blockfilter_parquet.h>)
-#include <blockfilter_parquet.h>
-#endif
-#endif
+#include <blockfilter.h>          /* the core: SBBF, hashing, Parquet bytes */
+#include <blockfilter_advanced.h> /* the families, bf_filter, native files */
+#include <blockfilter_parquet.h>  /* Parquet files */
 
 #if defined(__GNUC__)
 #define BFPY_LIKELY(x) __builtin_expect(!!(x), 1)

@@ -1,6 +1,6 @@
 /* The SBBF's single-key add and `in`: the hot path of a Python loop over
  * keys. Compiled once with the build's default flags and, on x86-64, once
- * more with AVX2 (BFPY_SINGLE_AVX2), so that blockfilter.h's inline paths
+ * more with AVX2 (BFPY_SINGLE_AVX2), so that blockfilter_inline.h's paths
  * (the fixed-width XXH64 and the block probe, no call into the library)
  * run with the ISA the filter's kernel uses; the module picks the build
  * the CPU can run (filter.c, bfpy_filter_types_init).
