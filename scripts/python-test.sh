@@ -19,12 +19,19 @@ venv=build/python-venv
 if [ ! -x "$venv/bin/python" ]; then
   /usr/bin/python3 -m venv --system-site-packages "$venv" || { echo "1 failed (venv)"; exit 1; }
 fi
+# meson-python reconfigures a kept build folder only when the native file
+# it writes into python/ is unchanged (python-bench.sh's builds write
+# another): start afresh when the build settings changed.
+if ! cmp -s python/pyproject.toml build/python-wheel/pyproject.toml.used 2>/dev/null; then
+  rm -rf build/python-wheel
+fi
 if ! nice -n 5 "$venv/bin/pip" install --no-index --no-build-isolation --force-reinstall --no-deps \
      --config-settings builddir="$root/build/python-wheel" ./python >build/python-pip.log 2>&1; then
   tail -n 60 build/python-pip.log
   echo "1 failed (pip install ./python)"
   exit 1
 fi
+cp python/pyproject.toml build/python-wheel/pyproject.toml.used
 [ -z "${BLOCKFILTER_CLI:-}" ] || export BLOCKFILTER_CLI=$(realpath "$BLOCKFILTER_CLI")
 # From build/, so that python/blockfilter (the sources) cannot shadow the
 # installed package.
