@@ -44,9 +44,10 @@ ninja -C "$lib" >"$lib.build.log" 2>&1 || { tail -n 40 "$lib.build.log"; exit 1;
 venv=build/python-bench-venv
 [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$venv"
 # A fresh build folder: meson-python reconfigures a kept one only when its
-# native file is unchanged, and that file is shared with python-test.sh's
-# builds, so options (the -O3 of pyproject.toml) could be stale.
-rm -rf build/python-bench-wheel
+# native file (python/.mesonpy-native-file.ini) is unchanged, and that file
+# is shared with python-test.sh's builds, so options (the -O3 of
+# pyproject.toml) could be stale. Without the native file it sets up anew.
+rm -rf build/python-bench-wheel python/.mesonpy-native-file.ini
 "$venv/bin/pip" install -q --no-index --no-build-isolation --force-reinstall --no-deps \
   --config-settings builddir="$PWD/build/python-bench-wheel" ./python >build/python-bench-pip.log 2>&1 ||
   { tail -n 40 build/python-bench-pip.log; exit 1; }

@@ -21,13 +21,15 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # meson-python reconfigures a kept build folder only when the native file
 # it writes into python/ is unchanged (python-bench.sh's builds write
-# another): start afresh when the build settings changed.
+# another): start afresh, without that file, when the build settings
+# changed or the last build did not finish.
 if ! cmp -s python/pyproject.toml build/python-wheel/pyproject.toml.used 2>/dev/null; then
-  rm -rf build/python-wheel
+  rm -rf build/python-wheel python/.mesonpy-native-file.ini
 fi
 if ! nice -n 5 "$venv/bin/pip" install --no-index --no-build-isolation --force-reinstall --no-deps \
      --config-settings builddir="$root/build/python-wheel" ./python >build/python-pip.log 2>&1; then
   tail -n 60 build/python-pip.log
+  rm -f build/python-wheel/pyproject.toml.used
   echo "1 failed (pip install ./python)"
   exit 1
 fi
