@@ -12,7 +12,7 @@ static const bf_sbbf *sbbf_of(const bf_filter *f) {
 
 static const bf_hash_kernel *hash_kernel_of(const bf_filter *f) {
     const bf_sbbf *s = sbbf_of(f);
-    return s ? bf__hash_kernel_for(s->kernel) : bf__hash_kernel_default();
+    return s ? bf__sbbf_hash_kernel(s) : bf__hash_kernel_default();
 }
 
 typedef struct {
@@ -49,7 +49,7 @@ static int insert_keys(bf_filter *f, const bf_keys *k, size_t n, size_t *done) {
     if (rc) return rc;
     if ((rc = bf__keys_check(k, n))) return rc;
     insert_ctx c = {f, 0};
-    rc = bf__keys_pipeline(k, n, bf_filter_seed(f), hash_kernel_of(f), sbbf_of(f), 1,
+    rc = bf__keys_pipeline(k, n, bf_filter_seed(f), hash_kernel_of(f), sbbf_of(f), true,
                            insert_chunk, &c);
     if (done) *done = c.done;
     return rc;
@@ -57,7 +57,7 @@ static int insert_keys(bf_filter *f, const bf_keys *k, size_t n, size_t *done) {
 
 static size_t contains_keys(const bf_filter *f, const bf_keys *k, size_t n, uint8_t *out) {
     contains_ctx c = {f, out, 0};
-    bf__keys_pipeline(k, n, bf_filter_seed(f), hash_kernel_of(f), sbbf_of(f), 0, contains_chunk,
+    bf__keys_pipeline(k, n, bf_filter_seed(f), hash_kernel_of(f), sbbf_of(f), false, contains_chunk,
                       &c);
     return c.found;
 }

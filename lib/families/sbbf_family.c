@@ -4,16 +4,6 @@
 #include "families/family.h"
 #include "sbbf/sbbf.h"
 
-int bf__sbbf_new_copy(bf_sbbf **out, const void *bitset, size_t num_bytes) {
-    if (!out || !bitset) return BF_EINVAL;
-    bf_sbbf *f;
-    int rc = bf_sbbf_new_bytes(&f, num_bytes);
-    if (rc) return rc;
-    memcpy(f->bits, bitset, num_bytes);
-    *out = f;
-    return BF_OK;
-}
-
 static int size_for(uint64_t n, double fpp, bf_sizing *out) {
     size_t bytes;
     int rc = bf_sbbf_compact_bytes(n, fpp, &bytes);
@@ -97,18 +87,16 @@ static int decode(void **out, const bf_native_params *p, const uint8_t *payload,
                   uint64_t seed_, bool view) {
     (void)len;
     bf_sbbf *f = NULL;
-    int rc = view ? bf_sbbf_view(&f, payload, (size_t)p->p0)
-                  : bf__sbbf_new_copy(&f, payload, (size_t)p->p0);
+    int rc = view ? bf__sbbf_view_kernel(&f, payload, (size_t)p->p0, NULL, seed_)
+                  : bf__sbbf_new_copy(&f, payload, (size_t)p->p0, seed_);
     if (rc) return rc;
-    f->seed = seed_; /* set_seed refuses views and non-empty filters */
     *out = f;
     return BF_OK;
 }
 
 /* An insert sets at most 8 bits. */
 static uint64_t least_inserts(const void *o) {
-    const bf_sbbf *f = o;
-    return bf__least_inserts(bf__popcount_bytes(f->data, f->num_bytes), 8);
+    return bf__least_inserts(bf__popcount_bytes(bf_sbbf_bitset(o), bf_sbbf_num_bytes(o)), 8);
 }
 
 const bf_family_ops bf__sbbf_ops = {

@@ -90,7 +90,7 @@ static int from_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *cons
     if (rc) return rc;
     const uint8_t *bitset = (const uint8_t *)buf + offset;
     rc = view ? bf_sbbf_view(out, bitset, (size_t)num_bytes)
-              : bf__sbbf_new_copy(out, bitset, (size_t)num_bytes);
+              : bf__sbbf_new_copy(out, bitset, (size_t)num_bytes, 0);
     if (rc) return rc;
     if (consumed) *consumed = offset + (size_t)num_bytes;
     return BF_OK;
