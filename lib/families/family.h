@@ -126,11 +126,19 @@ BF_HIDDEN const bf_family_ops *bf__family_at(size_t i);
 struct bf_filter {
     const bf_family_ops *ops;
     void *obj;
-    uint64_t inserted; /* successful inserts recorded (relaxed atomics) */
+    /* Successful inserts recorded, saturating at UINT64_MAX. A plain
+     * counter: inserts need exclusive access (concurrent inserts go
+     * through the families' _concurrent calls, which it does not see). */
+    uint64_t inserted;
     void (*release)(void *, size_t);
     void *release_base;
     size_t release_len;
 };
+
+/* Records n more successful inserts, saturating. */
+static inline void bf__filter_count_inserts(bf_filter *f, uint64_t n) {
+    if (bf_add_overflow(f->inserted, n, &f->inserted)) f->inserted = UINT64_MAX;
+}
 
 /* The family object of f if f's family is ops, else NULL: what the public
  * accessors bf_filter_<family>() return, each defined in its family's file. */
