@@ -2,7 +2,7 @@
  * (family.h) over the SBBF API of sbbf.c, and its native payload (the
  * Parquet bitset, byte for byte; docs/format.md). */
 #include "families/family.h"
-#include "sbbf/sbbf.h"
+#include "hash/key_batch.h"
 
 static int size_for(uint64_t n, double fpp, bf_sizing *out) {
     size_t bytes;
@@ -94,6 +94,19 @@ static int decode(void **out, const bf_native_params *p, const uint8_t *payload,
     return BF_OK;
 }
 
+/* Keys hashed with the filter's own hash kernel, and prefetched into its
+ * bitset (key_batch.c). */
+static int insert_keys(void *o, const bf_keys *keys, size_t n, size_t *done) {
+    *done = 0;
+    if (bf_sbbf_is_readonly(o)) return BF_EREADONLY;
+    int rc = bf__sbbf_insert_keys(o, keys, n);
+    if (rc == BF_OK) *done = n;
+    return rc;
+}
+static size_t contains_keys(const void *o, const bf_keys *keys, size_t n, uint8_t *out) {
+    return bf__sbbf_contains_keys(o, keys, n, out);
+}
+
 /* An insert sets at most 8 bits. */
 static uint64_t least_inserts(const void *o) {
     return bf__least_inserts(bf__popcount_bytes(bf_sbbf_bitset(o), bf_sbbf_num_bytes(o)), 8);
@@ -126,6 +139,8 @@ const bf_family_ops bf__sbbf_ops = {
     .verify = verify,
     .decode = decode,
     .least_inserts = least_inserts,
+    .insert_keys = insert_keys,
+    .contains_keys = contains_keys,
 };
 
 /* ---- the SBBF in the generic interface ----------------------------------- */
