@@ -578,7 +578,9 @@ typedef struct trailer {
 
 static trailer read_trailer(const bf_native_params *p, const uint8_t *payload) {
     const uint8_t *t = payload + p->p0 * (p->p1 / 2);
-    trailer tr = {bf_load_le64(t), bf_load_le64(t + 8), bf_load_le32(t + 16)};
+    trailer tr = {.count = bf_load_le64(t),
+                  .victim_index = bf_load_le64(t + 8),
+                  .victim_fp = bf_load_le32(t + 16)};
     return tr;
 }
 

@@ -66,10 +66,10 @@ static const bf_kernel *named_kernel(const char *name) {
 
 int bf_sbbf_new_bytes_kernel(bf_sbbf **out, size_t num_bytes, const char *kernel) {
     if (!out) return BF_EINVAL;
-    const bf_kernel *k = named_kernel(kernel);
+    const bf_kernel *chosen = named_kernel(kernel);
     int rc = check_size(num_bytes);
     if (rc) return rc;
-    return k ? make(out, NULL, num_bytes, k, 0) : BF_EKERNEL;
+    return chosen ? make(out, NULL, num_bytes, chosen, 0) : BF_EKERNEL;
 }
 
 int bf_sbbf_new_bytes(bf_sbbf **out, size_t num_bytes) {
@@ -92,10 +92,10 @@ int bf_sbbf_new_parquet(bf_sbbf **out, uint64_t ndv, double fpp) {
 
 int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset, size_t num_bytes, const char *kernel) {
     if (!out || !bitset) return BF_EINVAL;
-    const bf_kernel *k = named_kernel(kernel);
+    const bf_kernel *chosen = named_kernel(kernel);
     int rc = check_size(num_bytes);
     if (rc) return rc;
-    return k ? make(out, bitset, num_bytes, k, 0) : BF_EKERNEL;
+    return chosen ? make(out, bitset, num_bytes, chosen, 0) : BF_EKERNEL;
 }
 
 int bf_sbbf_view(bf_sbbf **out, const void *bitset, size_t num_bytes) {
