@@ -21,6 +21,7 @@
 
 extern "C" {
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 }
 
 #include <cstdint>

@@ -20,6 +20,7 @@
 #define BF_PQ_WRITER_H
 
 #include "blockfilter.h"
+#include "blockfilter_parquet.h"
 #include "thrift_writer.h"
 
 #include <math.h>
