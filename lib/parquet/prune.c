@@ -321,28 +321,22 @@ typedef struct tile_range {
     size_t lo_len, hi_len;
 } tile_range;
 
+/* The smallest and largest of numbers[0, n) as T (branch-free min/max). */
+#define INTEGER_RANGE(T, field)                                               \
+    do {                                                                      \
+        T lo = numbers[0].field, hi = numbers[0].field;                       \
+        for (size_t i = 1; i < n; i++) {                                      \
+            lo = numbers[i].field < lo ? numbers[i].field : lo;               \
+            hi = numbers[i].field > hi ? numbers[i].field : hi;               \
+        }                                                                     \
+        range->any = 1, range->lo.field = lo, range->hi.field = hi;           \
+    } while (0)
 static void find_range(enum compare_as cmp, const number *numbers, const value_batch *batch,
                        size_t n, tile_range *range) {
     memset(range, 0, sizeof *range);
     switch (cmp) {
-    case CMP_BOOL: case CMP_I32: case CMP_I64: {
-        int64_t lo = numbers[0].i, hi = numbers[0].i;
-        for (size_t i = 1; i < n; i++) {
-            lo = numbers[i].i < lo ? numbers[i].i : lo;
-            hi = numbers[i].i > hi ? numbers[i].i : hi;
-        }
-        range->any = 1, range->lo.i = lo, range->hi.i = hi;
-        break;
-    }
-    case CMP_U32: case CMP_U64: {
-        uint64_t lo = numbers[0].u, hi = numbers[0].u;
-        for (size_t i = 1; i < n; i++) {
-            lo = numbers[i].u < lo ? numbers[i].u : lo;
-            hi = numbers[i].u > hi ? numbers[i].u : hi;
-        }
-        range->any = 1, range->lo.u = lo, range->hi.u = hi;
-        break;
-    }
+    case CMP_BOOL: case CMP_I32: case CMP_I64: INTEGER_RANGE(int64_t, i); break;
+    case CMP_U32: case CMP_U64: INTEGER_RANGE(uint64_t, u); break;
     case CMP_F32: case CMP_F64: {
         double lo = INFINITY, hi = -INFINITY;
         for (size_t i = 0; i < n; i++) {
@@ -370,6 +364,7 @@ static void find_range(enum compare_as cmp, const number *numbers, const value_b
     default: break;
     }
 }
+#undef INTEGER_RANGE
 
 /* Where a tile's values lie against a chunk's statistics. */
 enum { R_INSIDE, R_OUTSIDE, R_MIXED };
