@@ -28,8 +28,14 @@ static int create(void **out, uint64_t n, double fpp) {
 }
 static void destroy(void *o) { bf_sbbf_free(o); }
 
-static int insert(void *o, uint64_t h) { return bf_sbbf_insert_hash(o, h); }
-static bool contains(const void *o, uint64_t h) { return bf_sbbf_contains_hash(o, h); }
+/* Straight to the filter's kernel (sbbf.h): the public single-key calls
+ * are the header's inline paths here, which a filter of another kernel
+ * class than this file's compile flags would only pass through. */
+static int insert(void *o, uint64_t h) {
+    if (BF_UNLIKELY(!bf__sbbf_is_writable(o))) return BF_EREADONLY;
+    return bf__sbbf_insert_hash(o, h);
+}
+static bool contains(const void *o, uint64_t h) { return bf__sbbf_contains_hash(o, h); }
 static int insert_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
     int rc = bf_sbbf_insert_hashes(o, h, n);
     *done = rc == BF_OK ? n : 0;

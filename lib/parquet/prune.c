@@ -6,6 +6,7 @@
  * BF_PARQUET_MAYBE, SKIP_STATS, SKIP_BLOOM, SKIP_EMPTY.
  */
 #include "parquet/parquet_file.h"
+#include "sbbf/sbbf.h"
 
 #include <math.h>
 
@@ -731,7 +732,7 @@ static int probe_tile(const bf_parquet_file *f, size_t col, enum compare_as cmp,
             uint32_t i = scratch->special[s];
             if (verdicts[i] == BF_PARQUET_SKIP_BLOOM &&
                 (scratch->value_class[i] == V_NAN ||
-                 bf_sbbf_contains_hash(filter, scratch->other_zero[i])))
+                 bf__sbbf_contains_hash(filter, scratch->other_zero[i])))
                 verdicts[i] = BF_PARQUET_MAYBE;
         }
     }

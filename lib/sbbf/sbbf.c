@@ -121,7 +121,7 @@ uint64_t bf_sbbf_seed(const bf_sbbf *f) { return f->seed; }
  * BF_EREADONLY: one predictable branch, as cheap as the old silent skip. */
 int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
     if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
-    return f->kernel->insert(f->bits, f->num_blocks, hash); /* BF_OK, a tail call */
+    return bf__sbbf_insert_hash(f, hash); /* BF_OK, a tail call */
 }
 
 bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash) {

@@ -66,6 +66,7 @@ BF_HIDDEN int bf__sbbf_new_copy(bf_sbbf **out, const void *bitset, size_t num_by
  * Unchecked, for callers that hold a valid filter: the inserting calls
  * need a writable one (not a view). Hashes may be misaligned. */
 
+static inline bool bf__sbbf_is_writable(const bf_sbbf *f) { return f->bits != NULL; }
 static inline bool bf__sbbf_contains_hash(const bf_sbbf *f, uint64_t hash) {
     return f->kernel->contains(f->data, f->num_blocks, hash);
 }
@@ -73,8 +74,9 @@ static inline size_t bf__sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *
                                               uint8_t *out) {
     return f->kernel->contains_batch(f->data, f->num_blocks, hashes, n, out);
 }
-static inline void bf__sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
-    f->kernel->insert(f->bits, f->num_blocks, hash);
+/* Returns BF_OK (the kernel's answer, so a caller can tail-call it). */
+static inline int bf__sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
+    return f->kernel->insert(f->bits, f->num_blocks, hash);
 }
 static inline void bf__sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n) {
     f->kernel->insert_batch(f->bits, f->num_blocks, hashes, n);
