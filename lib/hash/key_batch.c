@@ -1,9 +1,6 @@
 /* Keys in, answers out, on the SBBF: typed arrays and Arrow byte strings,
  * hashed inside the batch pipeline. Also the choice of hash kernel and the
  * public array-hashing calls. */
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "hash/key_batch.h"
 
 /* ---- hash kernels --------------------------------------------------------- */
@@ -110,7 +107,6 @@ int bf__keys_check(const bf_keys *k, size_t n) {
 /* m hashes of keys start.. into out. Byte strings were checked. */
 static void hash_chunk(const bf_keys *k, const bf_hash_kernel *hk, uint64_t seed, size_t start,
                        size_t m, uint64_t *out) {
-    static const uint8_t empty = 0;
     switch (k->kind) {
     case BF_KEYS_U32: hk->u32((const uint8_t *)k->data + 4 * start, m, seed, out); return;
     case BF_KEYS_U64: hk->u64((const uint8_t *)k->data + 8 * start, m, seed, out); return;
@@ -121,7 +117,7 @@ static void hash_chunk(const bf_keys *k, const bf_hash_kernel *hk, uint64_t seed
         for (size_t j = 0; j < m; j++) {
             int64_t hi = offset_at(k, start + j + 1);
             size_t len = (size_t)(hi - lo);
-            out[j] = XXH64(len ? data + lo : &empty, len, seed);
+            out[j] = bf_xxh64_bytes(len ? data + lo : NULL, len, seed);
             lo = hi;
         }
         return;
