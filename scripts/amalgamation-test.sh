@@ -7,7 +7,7 @@
 # kernel), every SBBF kernel bit for bit against scalar, the Parquet
 # fixtures, the Parquet-file reader, key batches, the scalable chain, and
 # the native known-answer images (written by the meson build) loading and
-# saving back byte for byte; each under every kernel the build dispatches
+# saving back byte for byte; the C++ header's test (natively); each under every kernel the build dispatches
 # to (natively: all this CPU runs; aarch64: neon and scalar). The kernels
 # compiled in and supported must be those of the meson build, and the
 # images the amalgamated build writes must pass the meson build's test.
@@ -59,9 +59,9 @@ tests=(kernels/test_kernel_equiv kernels/test_hash_equiv kernels/test_core_plain
        core/test_native_plain parquet/test_parquet_file scalable/test_scalable_plain)
 test_inc=(-I"$out" -I"$root/lib" -I"$root/tests/common" -I"$root/tests/kernels" -I"$root/tests/parquet")
 
-build_and_run() { # name cc runner kernels...
-  local name=$1 cc=$2 runner=$3
-  shift 3
+build_and_run() { # name cc cxx runner kernels...
+  local name=$1 cc=$2 cxx=$3 runner=$4
+  shift 4
   local dir=$work/$name t0 t1 k t exe rc
   mkdir -p "$dir"
   if ! command -v "$cc" >/dev/null; then
@@ -106,16 +106,22 @@ build_and_run() { # name cc runner kernels...
       esac
     done
   done
+  # The C++ header beside the amalgamated one, against the same object.
+  if [ -n "$cxx" ]; then
+    check "$name: blockfilter.hpp (C++20) against the amalgamation" bash -c "
+      '$cxx' -std=c++20 -O1 -I'$out' '$root/tests/engine/test_hpp.cc' '$dir/blockfilter.o' -lm -o '$dir/test_hpp' &&
+      BF_TEST_DATA='$root/tests/data' $runner '$dir/test_hpp'"
+  fi
 }
 
 native_kernels=""
 if [ -x "$meson_build/tests/core/list_kernels" ]; then
   native_kernels=$("$meson_build/tests/core/list_kernels" | tr '\n' ' ')
 fi
-case ",$only," in *,gcc,*) build_and_run gcc gcc "" ;; esac
-case ",$only," in *,clang,*) build_and_run clang clang "" ;; esac
+case ",$only," in *,gcc,*) build_and_run gcc gcc g++ "" ;; esac
+case ",$only," in *,clang,*) build_and_run clang clang clang++ "" ;; esac
 case ",$only," in *,aarch64,*)
-  build_and_run aarch64 aarch64-linux-gnu-gcc "qemu-aarch64 -L /usr/aarch64-linux-gnu" neon scalar
+  build_and_run aarch64 aarch64-linux-gnu-gcc "" "qemu-aarch64 -L /usr/aarch64-linux-gnu" neon scalar
   check "aarch64: kernels compiled in: neon scalar" \
     bash -c "test \"\$(tr '\n' ' ' <'$work/aarch64/kernels.txt')\" = 'neon scalar '" ;;
 esac
