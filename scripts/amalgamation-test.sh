@@ -76,6 +76,9 @@ build_and_run() { # name cc cxx runner kernels...
   fi
   t1=$(date +%s%N)
   ok "$name: $cc -O2 -c blockfilter.c ($(((t1 - t0) / 100000000 / 10)).$(((t1 - t0) / 100000000 % 10)) s, $(wc -l <"$out/blockfilter.c") lines)"
+  check "$name: only bf_* symbols have default visibility" bash -c "
+    readelf -sW '$dir/blockfilter.o' | awk '\$5 == \"GLOBAL\" && \$7 != \"UND\" && \$6 == \"DEFAULT\" {print \$8}' >'$dir/exported.txt' &&
+    test -s '$dir/exported.txt' && ! grep -Ev '^bf_[a-z0-9]' '$dir/exported.txt'"
   check "$name: -std=c11 -Wall -Wextra -Wpedantic -Werror" \
     "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only "$out/blockfilter.c"
   check "$name: -DBF_AMALGAMATION_SCALAR compiles" \
