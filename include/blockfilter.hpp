@@ -34,12 +34,8 @@
 #endif
 
 #include "blockfilter.h"
-#if __has_include("blockfilter_advanced.h")
-#include "blockfilter_advanced.h"
-#endif
-#if __has_include("blockfilter_parquet.h")
-#include "blockfilter_parquet.h"
-#endif
+#include "blockfilter_advanced.h" /* bf_filter, kernels by name, files */
+#include "blockfilter_parquet.h"  /* bf_parquet_* */
 
 #include <cstddef>
 #include <cstdint>

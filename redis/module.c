@@ -29,6 +29,7 @@
 #include <strings.h>
 
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 struct bf_rm_api rm;
 

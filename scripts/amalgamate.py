@@ -167,6 +167,12 @@ def definitions(text, fn_macros):
     i, decl = 0, []
     while i < len(sig):
         v = sig[i][1]
+        if v == "{" and [t[0] for t in decl] == ["id", "str"] and decl[0][1] == "extern":
+            decl, i = [], i + 1  # extern "C" { ... }: its braces hold declarations
+            continue
+        if v == "}":
+            decl, i = [], i + 1  # the end of an extern "C" block
+            continue
         if v == "{":
             prev = [t[1] for t in decl[-2:]]
             is_init = any(t[1] == "=" for t in decl)
@@ -219,6 +225,45 @@ def definitions(text, fn_macros):
         decl.append(sig[i])
         i += 1
     return defs, macros
+
+
+def top_defines(text):
+    """Macros a file defines outside any conditional."""
+    out, depth = [], 0
+    for kind, val in lex(text):
+        if kind != "pp":
+            continue
+        name, rest = directive(val)
+        if name in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif name == "endif":
+            depth -= 1
+        elif name == "define" and depth == 0:
+            out.append(re.match(r"\w+", rest).group())
+    return out
+
+
+def guarded_macros(text):
+    """(X, macro) for each macro a header defines only where X is not
+    defined (inside #if !defined(X) or #ifndef X, not in its #else)."""
+    out, stack = [], []
+    for kind, val in lex(text):
+        if kind != "pp":
+            continue
+        name, rest = directive(val)
+        if name == "ifndef":
+            stack.append({rest.split()[0]})
+        elif name == "if":
+            stack.append(set(re.findall(r"!\s*defined\s*\(?\s*(\w+)", rest)))
+        elif name in ("elif", "else") and stack:
+            stack[-1] = set()
+        elif name == "endif" and stack:
+            stack.pop()
+        elif name == "define":
+            macro = re.match(r"\w+", rest).group()
+            for conds in stack[1:] if stack and macro in stack[0] else stack:
+                out += [(x, macro) for x in conds]
+    return out
 
 
 # ---- lib/meson.build ----------------------------------------------------------
@@ -280,6 +325,9 @@ def push_target(target):
             "#else\n#pragma GCC push_options\n#pragma GCC target(\"%s\")\n#endif\n" % (target, target))
 
 
+HEADER_PUSH = ('#if defined(__clang__)\n#pragma clang diagnostic push\n'
+               '#pragma clang diagnostic ignored "-Wunused-function"\n#endif\n')
+HEADER_POP = "#if defined(__clang__)\n#pragma clang diagnostic pop\n#endif\n"
 POP_TARGET = "#if defined(__clang__)\n#pragma clang attribute pop\n#else\n#pragma GCC pop_options\n#endif\n"
 
 
@@ -302,6 +350,13 @@ class Amalgamation:
         for path, text in self.texts.items():
             self.defs[path], self.macros[path] = definitions(text, fn_macros)
         self.header_macros = {m for h in self.headers for m in self.macros[h]}
+        self.cond_macros = {}
+        for h in self.headers:
+            for cond_macro, macro in guarded_macros(self.texts[h]):
+                self.cond_macros.setdefault(cond_macro, set()).add(macro)
+        # BF_INL_<ISA>_FORMS blocks of the headers compile under the target of
+        # the ISA file whose guard is BF_HAVE_<ISA>.
+        self.forms_target = {g[len("BF_HAVE_"):]: tg for _, tg, g, _ in self.kernels if tg}
         self.check_headers()
         self.emitted = {}  # header path -> set of contexts (None: unconditional)
         self.features = []
@@ -354,6 +409,7 @@ class Amalgamation:
         guard = None
         top_macros = []
         brace = []  # True for struct/union bodies
+        forms = []  # depths of open BF_INL_*_FORMS blocks
         sig_prev = []  # the last two significant tokens
         for idx, (kind, val) in enumerate(toks):
             if kind == "pp":
@@ -362,7 +418,17 @@ class Amalgamation:
                     if is_header and guard is None and name == "ifndef" and depth == 0:
                         guard = rest.split()[0]
                     depth += 1
+                    m = re.match(r"defined\s*\(\s*BF_INL_(\w+)_FORMS\s*\)\s*$", rest)
+                    if name == "if" and is_header and m and m.group(1) in self.forms_target:
+                        out.append(val + "\n" + push_target(self.forms_target[m.group(1)]).rstrip("\n"))
+                        forms.append(depth)
+                        continue
+                elif name in ("else", "elif") and forms and forms[-1] == depth:
+                    raise GenError("%s: #%s in a BF_INL_*_FORMS block" % (self.rel(path), name))
                 elif name == "endif":
+                    if forms and forms[-1] == depth:
+                        forms.pop()
+                        out.append(POP_TARGET)
                     depth -= 1
                 rel_depth = depth - (1 if guard else 0) if is_header else depth
                 if name == "define":
@@ -448,16 +514,31 @@ class Amalgamation:
         if not re.search(r"^\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+\1\b", self.texts[path], re.M):
             raise GenError("%s has no include guard" % name)
         body = self.process(path, ctx, None, hoist, True)
-        return "/* ---- begin %s ---- */\n%s/* ---- end %s ---- */" % (name, body, name)
+        # A header's static inline functions need not all be used, as in any
+        # includer (clang warns of unused ones in the main file only).
+        return ("/* ---- begin %s ---- */\n%s%s%s/* ---- end %s ---- */"
+                % (name, HEADER_PUSH, body, HEADER_POP, name))
 
     def source(self, rel, ctx, hoist):
+        """A .c file. Where it defines a macro that headers test with
+        !defined() (BF_NO_INLINE: the file defines the functions the inline
+        paths stand in for), the header macros under that test are hidden
+        from it, as they are in its own meson translation unit."""
         path = self.src(rel)
+        hidden = sorted({m for d in top_defines(self.texts[path]) for m in self.cond_macros.get(d, ())})
         body = self.process(path, ctx, self.renames(path), hoist, False)
-        return "/* ==== lib/%s ==== */\n%s" % (rel, body)
+        head = "".join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in hidden)
+        tail = "".join('#pragma pop_macro("%s")\n' % m for m in hidden)
+        return "/* ==== lib/%s ==== */\n%s%s%s" % (rel, head, body, tail)
 
     def build(self):
         version = re.search(r"version:\s*'([^']+)'", open(os.path.join(self.root, "meson.build")).read()).group(1)
-        parts = [self.source(rel, None, None) for rel in self.portable]
+        # The public headers first, as any includer sees them (inline paths
+        # on; the library files that define what they stand in for hide them).
+        core = os.path.join(self.include, "blockfilter.h")
+        public = [core] + sorted(h for h in self.headers if os.path.dirname(h) == self.include and h != core)
+        parts = ["/* ==== the public headers ==== */\n" + "\n".join(self.include_header(h, None, None) for h in public)]
+        parts += [self.source(rel, None, None) for rel in self.portable]
         for rel, target, guard, platform in self.kernels:
             hoist = []
             body = self.source(rel, guard, hoist)
@@ -470,8 +551,12 @@ class Amalgamation:
             chunk += "#endif /* %s */\n" % guard
             parts.append(chunk)
         defines = {}
+        public_text = "".join(self.texts[h] for h in self.headers if os.path.dirname(h) == self.include)
         for rel, target, guard, platform in self.kernels:
             defines.setdefault(platform, []).append(guard)
+            forms = "BF_SBBF_%s_FORMS" % guard[len("BF_HAVE_"):]
+            if target and re.search(r"\b%s\b" % forms, public_text):
+                defines[platform].append(forms)  # the header's SIMD primitives, under the target
         have = "".join("#if %s\n%s#endif\n" % (PLATFORM_TEST[p], "".join("#define %s 1\n" % g for g in gs))
                        for p, gs in sorted(defines.items()))
         features = "".join("#ifndef %s\n%s\n#endif\n" % (re.match(r"#\s*define\s+(\w+)", f).group(1), f.strip())
@@ -500,10 +585,6 @@ HEAD = """/*
 """
 
 PRELUDE = """#define BF_AMALGAMATION 1
-/* The library sees the plain declarations of the public header. */
-#ifndef BF_NO_INLINE
-#define BF_NO_INLINE
-#endif
 /* Function-level target attributes for the ISA kernels. */
 #if defined(__clang__)
 #define BF_AMALGAMATION_TARGETS (__clang_major__ >= 9)

@@ -88,7 +88,7 @@ build_and_run() { # name cc cxx runner kernels...
   local kernels=$*
   [ -n "$kernels" ] || kernels=$(cat "$dir/kernels.txt")
   echo "     $name: kernels supported here: $(tr '\n' ' ' <"$dir/kernels.txt")"
-  printf '#include "blockfilter.h"\n#include <stdio.h>\nint main(void) {\n  const char *n = NULL;\n  if (bf_sbbf_default_kernel(&n)) return 1;\n  puts(n);\n  return 0;\n}\n' >"$dir/default_kernel.c"
+  printf '#include "blockfilter_advanced.h"\n#include <stdio.h>\nint main(void) {\n  const char *n = NULL;\n  if (bf_sbbf_default_kernel(&n)) return 1;\n  puts(n);\n  return 0;\n}\n' >"$dir/default_kernel.c"
   "$cc" -I"$out" "$dir/default_kernel.c" "$dir/blockfilter.o" -lm -o "$dir/default_kernel" &&
     echo "     $name: dispatches to: $($runner "$dir/default_kernel")"
   for t in "${tests[@]}"; do

@@ -1,6 +1,9 @@
 /* Hashing: XXH64 (Parquet's hash), the library's own (hash/xxh64.h), so
  * nothing beyond libc is needed to build or run it. */
 #define _GNU_SOURCE
+/* Defines the exported bf_hash_int32/int64/float/double, which
+ * blockfilter_inline.h wraps in macros: plain declarations here. */
+#define BF_NO_INLINE
 #include "hash/xxh64.h"
 
 #include <errno.h>

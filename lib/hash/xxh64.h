@@ -5,24 +5,15 @@
  * declaration, so a file compiled with -mavx512dq cannot lend a helper to a
  * scalar caller.
  *
- * XXH64 of 8 bytes holding v (little-endian), seed s:
- *   h = s + P5 + 8;  h ^= rotl(v * P2, 31) * P1;  h = rotl(h, 27) * P1 + P4;
- * of 4 bytes:
- *   h = s + P5 + 4;  h ^= (uint64_t)v * P1;       h = rotl(h, 23) * P2 + P3;
- * then the avalanche: h ^= h >> 33; h *= P2; h ^= h >> 29; h *= P3;
- * h ^= h >> 32. The scalar forms are bf_xxh64_u64()/bf_xxh64_u32() in the
- * public header, the reference every kernel must match bit for bit.
+ * The fixed-width XXH64 itself, its constants (BF_XXH64_P1..P5) and the
+ * scalar forms bf_xxh64_u64()/bf_xxh64_u32(), are defined once, in the
+ * public blockfilter_inline.h: the reference every kernel must match bit
+ * for bit, and what the SIMD kernels build their vector constants from.
  */
 #ifndef BF_XXH64_H
 #define BF_XXH64_H
 
 #include "sbbf/sbbf_kernel.h"
-
-#define BF_XXH_P1 0x9E3779B185EBCA87ull
-#define BF_XXH_P2 0xC2B2AE3D27D4EB4Full
-#define BF_XXH_P3 0x165667B19E3779F9ull
-#define BF_XXH_P4 0x85EBCA77C2B2AE63ull
-#define BF_XXH_P5 0x27D4EB2F165667C5ull
 
 /*
  * A hash kernel hashes n keys of one width. keys points to n values in the
@@ -69,10 +60,10 @@ BF_HIDDEN const bf_hash_kernel *bf__hash_kernel_at(size_t i);
  */
 static inline uint64_t bf_xxh_rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
 static inline uint64_t bf_xxh_round(uint64_t acc, uint64_t lane) {
-    return bf_xxh_rotl(acc + lane * BF_XXH_P2, 31) * BF_XXH_P1;
+    return bf_xxh_rotl(acc + lane * BF_XXH64_P2, 31) * BF_XXH64_P1;
 }
 static inline uint64_t bf_xxh_merge(uint64_t h, uint64_t acc) {
-    return (h ^ bf_xxh_round(0, acc)) * BF_XXH_P1 + BF_XXH_P4;
+    return (h ^ bf_xxh_round(0, acc)) * BF_XXH64_P1 + BF_XXH64_P4;
 }
 static inline uint64_t bf_xxh64_bytes(const void *data, size_t len, uint64_t seed) {
     static const uint8_t empty = 0;
@@ -80,8 +71,8 @@ static inline uint64_t bf_xxh64_bytes(const void *data, size_t len, uint64_t see
     size_t left = len;
     uint64_t h;
     if (left >= 32) {
-        uint64_t v1 = seed + BF_XXH_P1 + BF_XXH_P2, v2 = seed + BF_XXH_P2, v3 = seed,
-                 v4 = seed - BF_XXH_P1;
+        uint64_t v1 = seed + BF_XXH64_P1 + BF_XXH64_P2, v2 = seed + BF_XXH64_P2, v3 = seed,
+                 v4 = seed - BF_XXH64_P1;
         do {
             v1 = bf_xxh_round(v1, bf_load_le64(p));
             v2 = bf_xxh_round(v2, bf_load_le64(p + 8));
@@ -96,17 +87,17 @@ static inline uint64_t bf_xxh64_bytes(const void *data, size_t len, uint64_t see
         h = bf_xxh_merge(h, v3);
         h = bf_xxh_merge(h, v4);
     } else {
-        h = seed + BF_XXH_P5;
+        h = seed + BF_XXH64_P5;
     }
     h += (uint64_t)len;
     for (; left >= 8; left -= 8, p += 8)
-        h = bf_xxh_rotl(h ^ bf_xxh_round(0, bf_load_le64(p)), 27) * BF_XXH_P1 + BF_XXH_P4;
+        h = bf_xxh_rotl(h ^ bf_xxh_round(0, bf_load_le64(p)), 27) * BF_XXH64_P1 + BF_XXH64_P4;
     if (left >= 4) {
-        h = bf_xxh_rotl(h ^ (uint64_t)bf_load_le32(p) * BF_XXH_P1, 23) * BF_XXH_P2 + BF_XXH_P3;
+        h = bf_xxh_rotl(h ^ (uint64_t)bf_load_le32(p) * BF_XXH64_P1, 23) * BF_XXH64_P2 + BF_XXH64_P3;
         p += 4;
         left -= 4;
     }
-    for (; left > 0; left--, p++) h = bf_xxh_rotl(h ^ (uint64_t)*p * BF_XXH_P5, 11) * BF_XXH_P1;
+    for (; left > 0; left--, p++) h = bf_xxh_rotl(h ^ (uint64_t)*p * BF_XXH64_P5, 11) * BF_XXH64_P1;
     return bf_inl_xxh64_avalanche(h);
 }
 
