@@ -1,6 +1,7 @@
 /* The C program of the CMake consumer (tests/install/cmake): the header
  * and library found through blockfilter::blockfilter. */
 #include <blockfilter.h>
+#include <blockfilter_advanced.h> /* bf_sbbf_kernel */
 
 #include <stdio.h>
 #include <string.h>
