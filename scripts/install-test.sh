@@ -13,7 +13,8 @@
 #
 #   ./scripts/install-test.sh [BUILD_DIR]   (default: build/install-test)
 #
-# Exit 0 when every check passed; prints one line per check.
+# Exit 0 when every check passed; prints one line per check and, last,
+# "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -24,11 +25,13 @@ trap 'rm -rf "$prefix" "$work"' EXIT
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 fails=0
+passes=0
 check() { # description command...
   local what=$1
   shift
   if "$@" >"$work/last.log" 2>&1; then
     echo "ok   $what"
+    passes=$((passes + 1))
   else
     echo "FAIL $what"
     sed 's/^/     /' "$work/last.log" | tail -n 20
@@ -127,5 +130,6 @@ if [ "$fails" -eq 0 ]; then
   echo "install-test: all passed"
 else
   echo "install-test: $fails failed"
-  exit 1
 fi
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
