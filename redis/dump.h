@@ -11,6 +11,10 @@
 
 #include "rm_abi.h"
 
+/* Chunks of SCANDUMP replies, AOF rewrite LOADCHUNKs and RDB string
+ * buffers: RedisBloom's limit, well under proto-max-bulk-len (512 MiB). */
+#define BFM_CHUNK_BYTES ((size_t)16 << 20)
+
 typedef struct bfm_dump_ops {
     const char *what;          /* "BF" or "CF", for log lines */
     const char *loadchunk_cmd; /* "BF.LOADCHUNK" / "CF.LOADCHUNK" */
