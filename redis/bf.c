@@ -368,6 +368,34 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     return known ? REDISMODULE_OK : bfm_reply_error(ctx, BFM_E_INVALID_INFO);
 }
 
+/* BF.DEBUG key: RedisBloom's lines, "size:<items>" and one per layer,
+ * oldest first, with this chain's figures: an SBBF layer sets 8 bits per
+ * item from a 64-bit hash, and its ratio is its FPR target. */
+static int cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm.WrongArity(ctx);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    const bfm_bf *b = k.value;
+    size_t n = bfm_bf_num_layers(b);
+    char line[256];
+    rm.ReplyWithArray(ctx, (long)(1 + n));
+    int len = snprintf(line, sizeof line, "size:%llu", (unsigned long long)bfm_bf_count(b));
+    rm.ReplyWithStringBuffer(ctx, line, (size_t)len);
+    for (size_t i = 0; i < n; i++) {
+        bf_scalable_layer l;
+        bf_scalable_get_layer(b->sc, i, &l);
+        unsigned long long bytes = (unsigned long long)bf_sbbf_num_bytes(l.sbbf);
+        len = snprintf(line, sizeof line,
+                       "bytes:%llu bits:%llu hashes:8 hashwidth:64 capacity:%llu size:%llu ratio:%g",
+                       bytes, bytes * 8, (unsigned long long)l.capacity, (unsigned long long)l.count,
+                       l.fpp);
+        rm.ReplyWithStringBuffer(ctx, line, (size_t)len);
+    }
+    bfm_key_close(&k);
+    return REDISMODULE_OK;
+}
+
 /* ---- SCANDUMP / LOADCHUNK ---- */
 
 /* BF.SCANDUMP key iter: (1, header) for iter 0; then (next, bytes) with
@@ -440,6 +468,7 @@ static const bfm_command_def commands[] = {
     {"bf.mexists", cmd_mexists, "readonly fast", false, "Whether each item may have been added"},
     {"bf.info", cmd_info, "readonly fast", false, "Information about a Bloom filter"},
     {"bf.card", cmd_card, "readonly fast", false, "Items added to a Bloom filter"},
+    {"bf.debug", cmd_debug, "readonly fast", false, "A Bloom filter's layers, one line each"},
     {"bf.scandump", cmd_scandump, "readonly", false, "Dumps a Bloom filter in chunks"},
     {"bf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a Bloom filter from SCANDUMP chunks"},
 };

@@ -8,9 +8,9 @@
  * is checked (1..255, capacity >= 2 * BUCKETSIZE) and then not used, and
  * CF.INFO reports 4; the default kick-out limit is the library's 500, not
  * 20; a key of another type gives WRONGTYPE for every command; unknown
- * options are refused; an empty filter is dumped by CF.SCANDUMP like any
- * other (RedisBloom answers (0, nil), so it cannot be restored); CF.COMPACT
- * and CF.DEBUG do not exist.
+ * options are refused; CF.COMPACT frees the newest sub-filters left empty
+ * by deletes but moves no fingerprint (RedisBloom also moves fingerprints
+ * into older sub-filters, which this chain's sizes do not allow).
  *
  * Replication as for BF: only changes are replicated, and a command that
  * creates a filter first replicates an explicit CF.RESERVE.
@@ -324,7 +324,8 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 }
 
 /* CF.SCANDUMP key pos: (1, header) for pos 0, then (next, bytes), then
- * (0, nil). */
+ * (0, nil); (0, nil) at once for a filter without items, as RedisBloom
+ * answers (so, as there, such a filter is not restored from its dump). */
 static int cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm.WrongArity(ctx);
     long long pos;
@@ -333,7 +334,8 @@ static int cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     bfm_key k;
     if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, cf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
         return REDISMODULE_OK;
-    bfm_dump_reply_scan(ctx, &bfm_cf_ops, k.value, pos, true);
+    bool empty = bfm_cf_items(k.value) == 0;
+    bfm_dump_reply_scan(ctx, &bfm_cf_ops, k.value, empty ? -1 : pos, true);
     bfm_key_close(&k);
     return REDISMODULE_OK;
 }
@@ -369,6 +371,39 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
     return rm.ReplyWithSimpleString(ctx, "OK");
 }
 
+/* CF.COMPACT key: frees the newest sub-filters left empty by deletes
+ * (bfm_cf_compact says why fingerprints do not move). OK. */
+static int cmd_compact(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm.WrongArity(ctx);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, cf_type,
+                      BFM_E_CF_COMPACT_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    uint32_t freed = bfm_cf_compact(k.value);
+    bfm_key_close(&k);
+    if (freed) rm.ReplicateVerbatim(ctx);
+    return rm.ReplyWithSimpleString(ctx, "OK");
+}
+
+/* CF.DEBUG key: RedisBloom's one line, with this chain's figures (the
+ * first sub-filter's buckets, as CF.INFO). */
+static int cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm.WrongArity(ctx);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, cf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    const bfm_cf *c = k.value;
+    char line[256];
+    int len = snprintf(line, sizeof line,
+                       "bktsize:%u buckets:%llu items:%llu deletes:%llu filters:%u "
+                       "max_iterations:%u expansion:%u",
+                       CF_BUCKET_SLOTS, (unsigned long long)bf_cuckoo_num_buckets(c->f[0]),
+                       (unsigned long long)bfm_cf_items(c), (unsigned long long)c->deletes, c->n,
+                       c->max_kicks, c->expansion);
+    bfm_key_close(&k);
+    return rm.ReplyWithStringBuffer(ctx, line, (size_t)len);
+}
+
 /* ---- The data type (dump.h does the work) ---- */
 
 BFM_DUMP_TYPE_METHODS(type_methods, bfm_cf_ops, bfm_cf_mem_usage);
@@ -384,6 +419,8 @@ static const bfm_command_def commands[] = {
     {"cf.count", cmd_count, "readonly fast", false, "Copies of an item's fingerprint"},
     {"cf.del", cmd_del, "write fast", true, "Removes one copy of an item"},
     {"cf.info", cmd_info, "readonly fast", false, "Information about a cuckoo filter"},
+    {"cf.debug", cmd_debug, "readonly fast", false, "A cuckoo filter's layout in one line"},
+    {"cf.compact", cmd_compact, "write", true, "Frees sub-filters left empty by deletes"},
     {"cf.scandump", cmd_scandump, "readonly", false, "Dumps a cuckoo filter in chunks"},
     {"cf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a cuckoo filter from SCANDUMP chunks"},
 };

@@ -54,6 +54,7 @@
     X(CF_MAX_EXPANSIONS, "Maximum expansions reached")                                         \
     X(CF_FULL, "Filter is full")                                                               \
     X(CF_DEL_NOT_FOUND, "Not found")                                                           \
+    X(CF_COMPACT_NOT_FOUND, "Cuckoo filter was not found")                                     \
     X(CF_POSITION, "Invalid position")                                                         \
     X(CF_BAD_HEADER, "Invalid header")                                                         \
     X(CF_LOAD_CREATE, "Couldn't create filter!")                                               \
