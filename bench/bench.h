@@ -4,6 +4,7 @@
 #define BF_BENCH_H
 
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 #include <chrono>
 #include <condition_variable>

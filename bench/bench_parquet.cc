@@ -20,6 +20,7 @@
 
 #include <benchmark/benchmark.h>
 #include <blockfilter.h>
+#include <blockfilter_parquet.h>
 
 #include <cstdio>
 #include <cstdlib>

@@ -18,6 +18,7 @@
 
 extern "C" {
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 // The strategy switch is internal (lib/families/scalable.h); declared here so C++
 // need not parse the library's internal headers.
 size_t bf__scalable_contains_hashes_mode(const bf_scalable *f, const uint64_t *hashes, size_t n,

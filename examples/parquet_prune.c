@@ -8,6 +8,7 @@
  *        (exit 0: some row group may hold it; 1: every row group skipped)
  */
 #include <blockfilter.h>
+#include <blockfilter_parquet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

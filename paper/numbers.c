@@ -8,6 +8,7 @@
  *   paper_numbers --best-kernel      the best SBBF kernel this CPU runs
  */
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -23,8 +24,8 @@ static void check(int ok, const char *what) {
     }
 }
 
-static const uint32_t SALT[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
-                                 0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+/* Parquet's salts, from their one definition (blockfilter_inline.h). */
+static const uint32_t SALT[8] = {BF_SBBF_SALTS};
 
 /* The bitset read back from the library as eight 32-bit words per block. */
 static uint32_t word_of(const bf_sbbf *f, size_t block, int w) {
@@ -41,9 +42,10 @@ static void print_bitset(const bf_sbbf *f, size_t blocks) {
 }
 
 /* A 2-block (64-byte) filter: which block and bits each key sets, the bitset
- * after every insert, and the bits a query of absent keys checks. The block
- * and bit formulas below are the documented layout; the check against the
- * library's own bitset makes any disagreement fail the build. */
+ * after every insert, and the bits a query of absent keys checks. The bit
+ * formula below is the documented layout, over the salts and block index
+ * of the public header's primitives; the check against the library's own
+ * bitset makes any disagreement fail the build. */
 static void worked_example(void) {
     static const char *keys[] = {"apple", "banana", "cherry"};
     static const char *queries[] = {"apple", "durian", "elderberry", "fig"};
@@ -56,7 +58,7 @@ static void worked_example(void) {
     printf("],\"inserts\":[");
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         uint64_t h = bf_hash_xxh64(keys[i], strlen(keys[i]));
-        size_t block = (size_t)(((h >> 32) * blocks) >> 32);
+        size_t block = (size_t)bf_sbbf_block_index(h, blocks);
         printf("%s{\"key\":\"%s\",\"hash\":\"0x%016llx\",\"block\":%zu,\"bits\":[", i ? "," : "", keys[i],
                (unsigned long long)h, block);
         for (int w = 0; w < 8; w++) {
@@ -75,7 +77,7 @@ static void worked_example(void) {
     printf("],\"queries\":[");
     for (size_t i = 0; i < sizeof queries / sizeof *queries; i++) {
         uint64_t h = bf_hash_xxh64(queries[i], strlen(queries[i]));
-        size_t block = (size_t)(((h >> 32) * blocks) >> 32);
+        size_t block = (size_t)bf_sbbf_block_index(h, blocks);
         int present = 1;
         printf("%s{\"key\":\"%s\",\"hash\":\"0x%016llx\",\"block\":%zu,\"bits\":[", i ? "," : "", queries[i],
                (unsigned long long)h, block);

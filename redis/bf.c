@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <blockfilter.h>
+#include <blockfilter_advanced.h>
+
 #include "bf_value.h"
 #include "command.h"
 

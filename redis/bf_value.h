@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 #include "dump.h"
 

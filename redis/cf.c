@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <blockfilter.h>
+#include <blockfilter_advanced.h>
+
 #include "cf_chain.h"
 #include "command.h"
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 /* The module's name (MODULE LIST; RedisBloom's, so clients that look for
  * it find this one); its version is the library's (major*10000 + minor*100

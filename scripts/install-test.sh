@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs blockfilter into a temporary prefix the way a distribution would
-# (meson install), checks what landed there (header, static and shared
+# (meson install), checks what landed there (headers, static and shared
 # library with a versioned SONAME, pkg-config file, the tool), then builds
 # an example against the installed library with nothing but
 # `pkg-config --cflags --libs blockfilter`, and runs it; once linked
-# dynamically, once statically, and the header once more as C++.
+# dynamically, once statically, and the headers once more as C++.
 #
 #   ./scripts/install-test.sh [BUILD_DIR]   (default: build/install-test)
 #
@@ -40,14 +40,19 @@ meson install -C "$build" >"$work/install.log" 2>&1 || { tail -n 40 "$work/insta
 
 pcfile=$(find "$prefix" -name blockfilter.pc | head -n 1)
 libdir=$(dirname "$(find "$prefix" -name 'libblockfilter.so.*.*.*' | head -n 1)")
-check "header installed" test -f "$prefix/include/blockfilter.h"
+for h in blockfilter.h blockfilter_inline.h blockfilter_advanced.h blockfilter_parquet.h; do
+  check "header $h installed" test -f "$prefix/include/$h"
+done
 check "pkg-config file installed" test -n "$pcfile"
 check "static library installed" test -f "$libdir/libblockfilter.a"
-check "shared library chain .so -> .so.0 -> .so.0.x.y" \
-  bash -c "test -L '$libdir/libblockfilter.so' && test -L '$libdir/libblockfilter.so.0' && \
-           readlink -f '$libdir/libblockfilter.so' | grep -q 'libblockfilter.so.[0-9]*\.[0-9]*\.[0-9]*$'"
-check "SONAME is libblockfilter.so.0" \
-  bash -c "objdump -p '$libdir/libblockfilter.so' | grep -E 'SONAME +libblockfilter\.so\.0$'"
+# 0.x: the soname carries the minor version (docs/headers.md).
+version=$(meson introspect --projectinfo "$build" | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
+soname=libblockfilter.so.${version%.*}
+check "shared library chain .so -> $soname -> .so.$version" \
+  bash -c "test -L '$libdir/libblockfilter.so' && test -L '$libdir/$soname' && \
+           test \"\$(readlink -f '$libdir/libblockfilter.so')\" = \"\$(readlink -f '$libdir/libblockfilter.so.$version')\""
+check "SONAME is $soname" \
+  bash -c "objdump -p '$libdir/libblockfilter.so' | grep -E 'SONAME +${soname//./\\.}\$'"
 check "only bf_* symbols exported" \
   bash -c "! nm -D --defined-only '$libdir/libblockfilter.so' | awk '\$2 ~ /[TDBR]/ {print \$3}' | grep -Ev '^bf_[a-z0-9]'"
 check "tool installed" test -x "$prefix/bin/blockfilter"
@@ -57,8 +62,10 @@ check "pkg-config --modversion matches the header" \
   bash -c "test \"\$(pkg-config --modversion blockfilter)\" = \"\$(sed -n 's/^#define BF_VERSION_STRING \"\(.*\)\"/\1/p' '$prefix/include/blockfilter.h')\""
 
 # A consumer outside the source tree: copy the example, nothing else.
-cp "$root/examples/kv_guard.c" "$work/"
+cp "$root/examples/kv_guard.c" "$root/examples/parquet_prune.c" "$work/"
 cd "$work"
+check "Parquet-file example compiles and links (blockfilter_parquet.h)" \
+  bash -c "$cc -std=c11 -Wall -Werror parquet_prune.c \$(pkg-config --cflags --libs blockfilter) -o parquet_prune"
 check "example compiles and links (shared)" \
   bash -c "$cc -std=c11 -Wall -Werror kv_guard.c \$(pkg-config --cflags --libs blockfilter) -o kv_guard"
 check "example runs (shared)" env LD_LIBRARY_PATH="$libdir" ./kv_guard
@@ -68,8 +75,8 @@ check "example compiles and links (static)" \
 check "example runs (static, no library path)" ./kv_guard_static
 check "static binary does not need libblockfilter.so" \
   bash -c "! ldd ./kv_guard_static | grep -q libblockfilter"
-printf '#include <blockfilter.h>\nint main() { return bf_version_number() == BF_VERSION_NUMBER ? 0 : 1; }\n' >hdr.cc
-check "installed header compiles as C++ and links" \
+printf '#include <blockfilter_advanced.h>\n#include <blockfilter_parquet.h>\n#include <blockfilter.h>\nint main() { return bf_version_number() == BF_VERSION_NUMBER && bf_sbbf_kernel_count() > 0 && bf_parquet_type_name(1) != nullptr ? 0 : 1; }\n' >hdr.cc
+check "installed headers compile as C++ and link" \
   bash -c "$cxx hdr.cc \$(pkg-config --cflags --libs blockfilter) -o hdr && LD_LIBRARY_PATH='$libdir' ./hdr"
 printf 'alpha\nbeta\n' >keys.txt
 check "installed tool builds and queries a filter" \

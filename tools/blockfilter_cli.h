@@ -2,7 +2,7 @@
  * The blockfilter tool as a function. main.c calls it; so do the fuzz target
  * (tests/fuzz/fuzz_cli.c) and its corpus replay, which link the same static
  * library (libblockfilter_cli) instead of compiling the tool's sources in.
- * Not installed: the library's API is include/blockfilter.h.
+ * Not installed: the library's API is include/blockfilter*.h.
  */
 #ifndef BLOCKFILTER_CLI_H
 #define BLOCKFILTER_CLI_H

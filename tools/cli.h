@@ -11,12 +11,13 @@
  *                  batches of keys (one data buffer + offsets), hashed
  *   output.c/.h    standard output through one large buffer
  *
- * The tool uses the library's public API only (include/blockfilter.h).
+ * The tool uses the library's public API only (include/blockfilter*.h).
  */
 #ifndef BF_CLI_INTERNAL_H
 #define BF_CLI_INTERNAL_H
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "blockfilter_cli.h"
 
 #include <stdint.h>

@@ -5,6 +5,8 @@
  * parse, the filters as views into the mapping, the typed text of values
  * (bf_parquet_value_from_text / _to_text) and the batch probe.
  */
+#include "blockfilter_parquet.h"
+
 #include "cli.h"
 #include "keys.h"
 #include "output.h"

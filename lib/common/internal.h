@@ -2,12 +2,17 @@
 #ifndef BF_INTERNAL_H
 #define BF_INTERNAL_H
 
-/* The library defines the exported functions the header's inline paths
- * stand in for, so it sees the plain declarations only. */
-#ifndef BF_NO_INLINE
-#define BF_NO_INLINE
-#endif
+/* The public header with its inline paths: the library calls its
+ * single-key functions and fixed-width hashes inline like any caller. The
+ * two files that define the exported functions those paths stand in for
+ * (sbbf/sbbf.c, hash/hash.c) define BF_NO_INLINE before including this,
+ * so their definitions are not macro-expanded and never call themselves.
+ * The SBBF primitives (salts, block index, probe and set, fixed-width
+ * XXH64) come from blockfilter_inline.h in every file. Every public
+ * header: their BF_API declarations are what export the definitions. */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
+#include "blockfilter_parquet.h"
 
 #include <stdint.h>
 #include <string.h>

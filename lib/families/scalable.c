@@ -1,6 +1,6 @@
 /*
  * The scalable SBBF family: a chain of SBBF layers (Almeida et al. 2007).
- * include/blockfilter.h ("Scalable SBBF") has the contract and
+ * include/blockfilter_advanced.h ("Scalable SBBF") has the contract and
  * docs/families.md ("Scalable SBBF") the derivation of the layer targets.
  *
  * The family's row in the generic layer (bf_filter, the native format) is

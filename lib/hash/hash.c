@@ -2,6 +2,9 @@
  * library has no run-time dependency and cross-compiles without a target
  * libxxhash. */
 #define _GNU_SOURCE
+/* Defines the exported bf_hash_int32/int64/float/double, which
+ * blockfilter_inline.h wraps in macros: plain declarations here. */
+#define BF_NO_INLINE
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 

@@ -5,24 +5,15 @@
  * declaration, so a file compiled with -mavx512dq cannot lend a helper to a
  * scalar caller.
  *
- * XXH64 of 8 bytes holding v (little-endian), seed s:
- *   h = s + P5 + 8;  h ^= rotl(v * P2, 31) * P1;  h = rotl(h, 27) * P1 + P4;
- * of 4 bytes:
- *   h = s + P5 + 4;  h ^= (uint64_t)v * P1;       h = rotl(h, 23) * P2 + P3;
- * then the avalanche: h ^= h >> 33; h *= P2; h ^= h >> 29; h *= P3;
- * h ^= h >> 32. The scalar forms are bf_xxh64_u64()/bf_xxh64_u32() in the
- * public header, the reference every kernel must match bit for bit.
+ * The fixed-width XXH64 itself, its constants (BF_XXH64_P1..P5) and the
+ * scalar forms bf_xxh64_u64()/bf_xxh64_u32(), are defined once, in the
+ * public blockfilter_inline.h: the reference every kernel must match bit
+ * for bit, and what the SIMD kernels build their vector constants from.
  */
 #ifndef BF_XXH64_H
 #define BF_XXH64_H
 
 #include "sbbf/sbbf_kernel.h"
-
-#define BF_XXH_P1 0x9E3779B185EBCA87ull
-#define BF_XXH_P2 0xC2B2AE3D27D4EB4Full
-#define BF_XXH_P3 0x165667B19E3779F9ull
-#define BF_XXH_P4 0x85EBCA77C2B2AE63ull
-#define BF_XXH_P5 0x27D4EB2F165667C5ull
 
 /*
  * A hash kernel hashes n keys of one width. keys points to n values in the

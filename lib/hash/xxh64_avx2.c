@@ -28,9 +28,9 @@ static inline mulc make_mulc(uint64_t b) {
 }
 
 static inline consts make_consts(uint64_t seed, uint64_t len) {
-    consts c = {make_mulc(BF_XXH_P1), make_mulc(BF_XXH_P2), make_mulc(BF_XXH_P3),
-                _mm256_set1_epi64x((long long)BF_XXH_P4),
-                _mm256_set1_epi64x((long long)(seed + BF_XXH_P5 + len))};
+    consts c = {make_mulc(BF_XXH64_P1), make_mulc(BF_XXH64_P2), make_mulc(BF_XXH64_P3),
+                _mm256_set1_epi64x((long long)BF_XXH64_P4),
+                _mm256_set1_epi64x((long long)(seed + BF_XXH64_P5 + len))};
     return c;
 }
 

@@ -13,9 +13,9 @@ typedef struct {
 } consts;
 
 static inline consts make_consts(uint64_t seed, uint64_t len) {
-    consts c = {_mm512_set1_epi64((long long)BF_XXH_P1), _mm512_set1_epi64((long long)BF_XXH_P2),
-                _mm512_set1_epi64((long long)BF_XXH_P3), _mm512_set1_epi64((long long)BF_XXH_P4),
-                _mm512_set1_epi64((long long)(seed + BF_XXH_P5 + len))};
+    consts c = {_mm512_set1_epi64((long long)BF_XXH64_P1), _mm512_set1_epi64((long long)BF_XXH64_P2),
+                _mm512_set1_epi64((long long)BF_XXH64_P3), _mm512_set1_epi64((long long)BF_XXH64_P4),
+                _mm512_set1_epi64((long long)(seed + BF_XXH64_P5 + len))};
     return c;
 }
 

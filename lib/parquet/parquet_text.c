@@ -2,7 +2,7 @@
  * Parquet values as text, typed by the column's logical type: parsing a
  * value a person typed into its PLAIN bytes (what probing hashes and
  * compares), and formatting PLAIN bytes (statistics) for display or JSON.
- * Names of the enumerations. See include/blockfilter.h for the forms.
+ * Names of the enumerations. See include/blockfilter_parquet.h for the forms.
  */
 #include "parquet/parquet_file.h"
 

@@ -1,5 +1,8 @@
 /* The SBBF API: creation, queries through the filter's kernel, concurrent
  * inserts, merge, statistics, keyed hashing and zero-copy views. */
+/* Defines the exported single-key calls that blockfilter_inline.h wraps in
+ * macros: their plain declarations only here (lib/common/internal.h). */
+#define BF_NO_INLINE
 #include "sbbf/sbbf.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-/* The object begins with the public bf_sbbf_layout (blockfilter.h), which
+/* The object begins with the public bf_sbbf_layout (blockfilter_inline.h), which
  * the header's inline paths read; the library names its fields directly
  * through the anonymous struct, which mirrors it (checked below). */
 struct bf_sbbf {

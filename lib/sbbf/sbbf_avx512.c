@@ -13,7 +13,8 @@
  * after the other, so two keys of one block never lose a bit. */
 #include "sbbf/sbbf_x86.h"
 
-static const uint32_t salt2[2][8] = {BF_SBBF_SALTS, BF_SBBF_SALTS};
+/* The salts twice: one copy per 256-bit half. */
+static const uint32_t salt2[2][8] = {{BF_SBBF_SALTS}, {BF_SBBF_SALTS}};
 
 /* Masks of two keys: lanes 0-7 for hashes[0], lanes 8-15 for hashes[1]. */
 static inline __m512i pair_mask(const uint64_t *hashes) {

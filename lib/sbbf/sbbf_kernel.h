@@ -57,21 +57,11 @@ BF_HIDDEN const bf_kernel *bf__sbbf_kernel_by_name(const char *name);
  * variable names an unknown or unsupported kernel. */
 BF_HIDDEN const bf_kernel *bf__sbbf_kernel_default(void);
 
-/* Parquet's eight salts. */
-#define BF_SBBF_SALTS                                                   \
-    {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du, 0x705495c7u,  \
-     0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u}
-
-/* Block for a hash: ((h >> 32) * z) >> 32, z <= 2^32. */
-static inline uint64_t bf_sbbf_block_index(uint64_t hash, uint64_t num_blocks) {
-    return ((hash >> 32) * num_blocks) >> 32;
-}
-
-/* The bit of word i for a hash. */
-static inline uint32_t bf_sbbf_word_mask(uint64_t hash, unsigned i) {
-    static const uint32_t salt[8] = BF_SBBF_SALTS;
-    return 1u << (((uint32_t)hash * salt[i]) >> 27);
-}
+/* The salts (BF_SBBF_SALTS), the block of a hash (bf_sbbf_block_index),
+ * the bit of a word (bf_sbbf_word_mask) and the probe and set of a block
+ * in plain C (bf_sbbf_block_test / bf_sbbf_block_set), AVX2 and NEON
+ * (bf_inl_avx2_* / bf_inl_neon_*) are the public blockfilter_inline.h's:
+ * one definition for the kernels and the header's inline paths. */
 
 /* How far ahead batch loops prefetch (keys), and the filter size from which
  * they do: below it the bitset sits in L1/L2 and the prefetch is pure

@@ -11,32 +11,18 @@
 #error "the NEON kernel assumes a little-endian target"
 #endif
 
-static const uint32_t salt[8] = BF_SBBF_SALTS;
+#if !defined(BF_INL_NEON)
+#error "sbbf_neon.c needs the NEON forms of blockfilter_inline.h (no BF_NO_INLINE)"
+#endif
 
-typedef struct {
-    uint32x4_t lo, hi;
-} mask8;
-
-static inline mask8 block_mask(uint64_t hash) {
-    const uint32x4_t one = vdupq_n_u32(1);
-    uint32x4_t h = vdupq_n_u32((uint32_t)hash);
-    int32x4_t plo = vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(h, vld1q_u32(salt)), 27));
-    int32x4_t phi = vreinterpretq_s32_u32(vshrq_n_u32(vmulq_u32(h, vld1q_u32(salt + 4)), 27));
-    mask8 m = {vshlq_u32(one, plo), vshlq_u32(one, phi)};
-    return m;
-}
-
+/* The probe and set of one block are the public header's
+ * (bf_inl_neon_* in blockfilter_inline.h), what a NEON caller inlines. */
 static inline const uint8_t *block_of(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
     return bits + bf_sbbf_block_index(hash, num_blocks) * 32;
 }
 
 static inline void set_block(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    uint8_t *p = bits + bf_sbbf_block_index(hash, num_blocks) * 32;
-    mask8 m = block_mask(hash);
-    uint32x4_t lo = vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p)), m.lo);
-    uint32x4_t hi = vorrq_u32(vreinterpretq_u32_u8(vld1q_u8(p + 16)), m.hi);
-    vst1q_u8(p, vreinterpretq_u8_u32(lo));
-    vst1q_u8(p + 16, vreinterpretq_u8_u32(hi));
+    bf_inl_neon_block_set(bits + bf_sbbf_block_index(hash, num_blocks) * 32, hash);
 }
 
 static int insert_neon(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
@@ -45,12 +31,7 @@ static int insert_neon(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
 }
 
 static inline int contains_one(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    const uint8_t *p = block_of(bits, num_blocks, hash);
-    mask8 m = block_mask(hash);
-    /* Mask bits the block lacks: m & ~block (BIC). */
-    uint32x4_t miss = vorrq_u32(vbicq_u32(m.lo, vreinterpretq_u32_u8(vld1q_u8(p))),
-                                vbicq_u32(m.hi, vreinterpretq_u32_u8(vld1q_u8(p + 16))));
-    return vmaxvq_u32(miss) == 0;
+    return bf_inl_neon_block_test(block_of(bits, num_blocks, hash), hash);
 }
 
 static bool contains_neon(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {

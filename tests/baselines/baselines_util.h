@@ -3,6 +3,7 @@
 #define BF_BASELINES_UTIL_H
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "testutil.h"
 
 #include <stdint.h>

@@ -5,6 +5,7 @@
 
 #include "families/baselines.h"
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "baselines_util.h"
 
 /* ---- models and sizing --------------------------------------------------- */

@@ -4,6 +4,7 @@
  * a sequential build. Plain C (runs under ThreadSanitizer and qemu). */
 #include "families/baselines.h"
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 #include <pthread.h>
 #include <stdio.h>

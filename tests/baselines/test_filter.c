@@ -7,6 +7,7 @@
 
 #include "families/baselines.h"
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "families/family.h"
 #include "format/format.h"
 #include "baselines_util.h"

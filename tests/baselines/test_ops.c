@@ -11,6 +11,7 @@
 
 #include "baselines_util.h"
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "families/family.h"
 
 #include <stdlib.h>

@@ -5,6 +5,7 @@
 #define BF_TESTUTIL_H
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 int main(void) {
     for (size_t i = 0; i < bf_sbbf_kernel_count(); i++)

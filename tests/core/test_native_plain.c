@@ -14,6 +14,7 @@
  * Exit status 0 on success, 1 on failure.
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "check.h"
 #include "testutil.h"
 

@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "testutil.h"
 
 /* XXH64 of the bytes 0, 1, ..., i-1, seed 0 (Arrow / parquet-java tables). */

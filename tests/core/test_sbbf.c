@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "testutil.h"
 
 #include <math.h>

@@ -9,6 +9,7 @@
  * Exit status as the tool's: 0 every key maybe, 1 some key no, 2 error.
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,6 +17,7 @@
  * Exit 0 and one summary line on success; 1 with the first failure.
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 #include <pthread.h>
 #include <sched.h>

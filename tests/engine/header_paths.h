@@ -12,6 +12,8 @@
 #ifndef BF_TEST_HEADER_PATHS_H
 #define BF_TEST_HEADER_PATHS_H
 
+#include <blockfilter_advanced.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

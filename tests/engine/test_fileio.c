@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "common/internal.h"
 #include "testutil.h"
 

@@ -29,6 +29,9 @@
  * stdout to check it).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <blockfilter_advanced.h>
+#include <blockfilter_parquet.h>
+
 #include "blockfilter_cli.h"
 #include "fuzz_common.h"
 

@@ -9,6 +9,7 @@
 #define BF_FUZZ_COMMON_H
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -11,6 +11,8 @@
  * into the buffer; single, batch and packed-batch probes agree; a strict
  * probe fails only with a status; text conversion of statistics never
  * overruns. */
+#include <blockfilter_parquet.h>
+
 #include "fuzz_common.h"
 
 #define MAX_COLS 64

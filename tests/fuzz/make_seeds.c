@@ -7,6 +7,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -12,6 +12,7 @@
  * cannot run on this CPU.
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "check.h"
 #include "testutil.h"
 

@@ -13,6 +13,7 @@
  * and in every kernel setup. Exit status 0 on success, 1 on failure.
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "check.h"
 #include "testutil.h"
 

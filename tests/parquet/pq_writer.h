@@ -19,6 +19,7 @@
 #define BF_PQ_WRITER_H
 
 #include "blockfilter.h"
+#include "blockfilter_parquet.h"
 #include "parquet/thrift.h"
 
 #include <math.h>

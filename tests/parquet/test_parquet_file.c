@@ -18,6 +18,8 @@
  * the forced kernel cannot run on this CPU.
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
+#include "blockfilter_parquet.h"
 #include "check.h"
 #include "parquet/parquet_file.h" /* PQ_TILE */
 #include "pq_writer.h"

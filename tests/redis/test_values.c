@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
 #include "bf_value.h"
 #include "cf_chain.h"

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "common/internal.h"
 #include "robust_util.h"
 #include "sbbf/sbbf_kernel.h"

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "robust_util.h"
 
 #include <criterion/criterion.h>

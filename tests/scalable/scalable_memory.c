@@ -17,6 +17,7 @@
  * may round a last digit differently).
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "families/scalable.h"
 
 #include <math.h>

@@ -3,6 +3,7 @@
 #define BF_SCALABLE_UTIL_H
 
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "families/family.h"
 #include "families/scalable.h"
 #include "testutil.h"

@@ -10,6 +10,7 @@
  * Usage: test_scalable_threads [keys]   (default 200000)
  */
 #include "blockfilter.h"
+#include "blockfilter_advanced.h"
 #include "testutil.h"
 
 #include <pthread.h>

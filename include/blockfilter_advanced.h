@@ -1,0 +1,536 @@
+/*
+ * blockfilter advanced API: everything past the core (blockfilter.h, which
+ * this header includes).
+ *
+ *  - SBBF kernel selection, concurrent inserts, Parquet-bytes files
+ *  - the other families: classic Bloom, counting Bloom, cuckoo, and the
+ *    scalable SBBF (a chain of SBBF layers)
+ *  - one interface for every family (bf_filter), with sizing by family
+ *  - the native portable file format
+ *
+ * These calls may change in any 0.x minor version, each change listed in
+ * CHANGELOG.md (docs/headers.md). Define BF_COMPAT_0_2 before including to
+ * get the 0.2 names that were renamed in 0.3 where an alias can stand in
+ * for them (end of this file).
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef BLOCKFILTER_ADVANCED_H
+#define BLOCKFILTER_ADVANCED_H
+
+#include "blockfilter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* SBBF kernels                                                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Every kernel produces the same bits and answers; a filter keeps the
+ * kernel it was made with. The kernel class of each is part of the frozen
+ * layout (BF_SBBF_KERNEL_* in blockfilter_inline.h).
+ */
+
+/** As bf_sbbf_new_bytes, with a named kernel ("scalar", "avx2", "avx512",
+ *  "neon"); NULL picks the process default (BLOCKFILTER_KERNEL or CPUID). */
+BF_API int bf_sbbf_new_bytes_kernel(bf_sbbf **out, size_t num_bytes,
+                                    const char *kernel);
+/** As bf_sbbf_view, with a named kernel. */
+BF_API int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset,
+                               size_t num_bytes, const char *kernel);
+/** Number of kernels compiled into this build (best first). */
+BF_API size_t bf_sbbf_kernel_count(void);
+/** Name of kernel i (< bf_sbbf_kernel_count()), or NULL. */
+BF_API const char *bf_sbbf_kernel_name(size_t i);
+/** Whether the named kernel is compiled in and this CPU/OS can run it. */
+BF_API bool bf_sbbf_kernel_supported(const char *name);
+/** The kernel new filters get: BLOCKFILTER_KERNEL if set, else the best
+ *  supported. BF_EKERNEL if the variable names an unknown/unsupported one. */
+BF_API int bf_sbbf_default_kernel(const char **name);
+/** The kernel a filter uses: "scalar", "avx2", "avx512" or "neon". */
+BF_API const char *bf_sbbf_kernel(const bf_sbbf *f);
+
+/*
+ * Concurrent inserts. Any number of threads may call the _concurrent insert
+ * and contains functions on one filter at the same time (atomic OR, no
+ * locks). Guarantee: once bf_sbbf_insert_hash_concurrent(f, h) has returned
+ * in thread A, every bf_sbbf_contains_hash_concurrent(f, h) that happens
+ * after it (ordered by any synchronisation, e.g. a mutex, a join, or an
+ * acquire load of a flag A released) returns true. Plain contains/insert
+ * calls must not overlap concurrent inserts; plain contains calls may run
+ * concurrently with each other. The inserts return BF_OK or BF_EREADONLY
+ * (BF_EINVAL for NULL arguments, as the plain batch).
+ */
+BF_API int bf_sbbf_insert_hash_concurrent(bf_sbbf *f, uint64_t hash);
+BF_API int bf_sbbf_insert_hashes_concurrent(bf_sbbf *f, const uint64_t *hashes,
+                                            size_t n);
+BF_API bool bf_sbbf_contains_hash_concurrent(const bf_sbbf *f, uint64_t hash);
+
+/* ------------------------------------------------------------------------ */
+/* Baselines: classic Bloom, counting Bloom, cuckoo                          */
+/* ------------------------------------------------------------------------ */
+
+typedef struct bf_bloom bf_bloom;
+BF_API int bf_bloom_new(bf_bloom **out, uint64_t n, double fpp);
+/** m bits (any m >= 1) and k hashes (1..64). */
+BF_API int bf_bloom_new_bits(bf_bloom **out, uint64_t m, unsigned k);
+BF_API void bf_bloom_free(bf_bloom *f);
+/** BF_OK, or BF_EREADONLY (a view from bf_filter_bloom() of a bf_filter
+ *  view; nothing changes). f must not be NULL. */
+BF_API int bf_bloom_insert_hash(bf_bloom *f, uint64_t hash);
+BF_API bool bf_bloom_contains_hash(const bf_bloom *f, uint64_t hash);
+BF_API int bf_bloom_insert_hash_concurrent(bf_bloom *f, uint64_t hash);
+BF_API bool bf_bloom_contains_hash_concurrent(const bf_bloom *f, uint64_t hash);
+BF_API uint64_t bf_bloom_num_bits(const bf_bloom *f);
+BF_API unsigned bf_bloom_num_hashes(const bf_bloom *f);
+/** Exact model FPR (1 - (1 - 1/m)^{kn})^k. */
+BF_API double bf_bloom_model_fpp(uint64_t m, unsigned k, uint64_t n);
+
+typedef struct bf_counting bf_counting;
+BF_API int bf_counting_new(bf_counting **out, uint64_t n, double fpp);
+/** m 4-bit counters (any m >= 1) and k hashes (1..64). */
+BF_API int bf_counting_new_counters(bf_counting **out, uint64_t m, unsigned k);
+BF_API void bf_counting_free(bf_counting *f);
+/** BF_OK, or BF_EREADONLY (a view; nothing changes). f must not be NULL. */
+BF_API int bf_counting_insert_hash(bf_counting *f, uint64_t hash);
+/** BF_OK, or BF_ENOTFOUND (nothing changed) if the key is absent;
+ *  BF_EREADONLY on a view. */
+BF_API int bf_counting_remove_hash(bf_counting *f, uint64_t hash);
+BF_API bool bf_counting_contains_hash(const bf_counting *f, uint64_t hash);
+BF_API uint64_t bf_counting_num_counters(const bf_counting *f);
+BF_API unsigned bf_counting_num_hashes(const bf_counting *f);
+
+typedef struct bf_cuckoo bf_cuckoo;
+BF_API int bf_cuckoo_new(bf_cuckoo **out, uint64_t n, double fpp);
+/** num_buckets buckets of 4 slots with fp_bits (8, 12 or 16) fingerprints. */
+BF_API int bf_cuckoo_new_buckets(bf_cuckoo **out, uint64_t num_buckets,
+                                 unsigned fp_bits);
+BF_API void bf_cuckoo_free(bf_cuckoo *f);
+/** BF_OK, or BF_EFULL: the key was not stored; every earlier key still is.
+ *  BF_EREADONLY on a view. */
+BF_API int bf_cuckoo_insert_hash(bf_cuckoo *f, uint64_t hash);
+BF_API bool bf_cuckoo_contains_hash(const bf_cuckoo *f, uint64_t hash);
+/** BF_OK, or BF_ENOTFOUND (nothing changed); BF_EREADONLY on a view. */
+BF_API int bf_cuckoo_remove_hash(bf_cuckoo *f, uint64_t hash);
+/** Fingerprints stored. */
+BF_API uint64_t bf_cuckoo_count(const bf_cuckoo *f);
+BF_API uint64_t bf_cuckoo_num_buckets(const bf_cuckoo *f);
+BF_API unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f);
+/** Stored fingerprints equal to the key's, in its two buckets and the
+ *  victim slot (how many times it may have been inserted). */
+BF_API unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash);
+/** out[i] = 1 if hashes[i] may be present, else 0 (out may be NULL);
+ *  returns the number of 1s. Prefetches the buckets of a group of keys
+ *  before testing any, so large tables answer faster than key by key. */
+BF_API size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
+                                        uint8_t *out);
+/** Kick-out limit of inserts, 1..65535 (default 500); BF_EINVAL otherwise.
+ *  A lower limit trades load factor for worst-case insert time. */
+BF_API int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks);
+BF_API unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f);
+/* Storing a cuckoo filter elsewhere (a database) and rebuilding it byte for
+ * byte: the table (the native format's payload layout) plus this state.
+ * The kick-out generator is part of it, so a rebuilt filter makes the same
+ * choices on later inserts as the original. */
+typedef struct bf_cuckoo_state {
+    uint64_t count;        /* fingerprints stored, victim included */
+    uint64_t victim_index; /* bucket of the victim; 0 when there is none */
+    uint32_t victim_fp;    /* 0: no victim */
+    uint64_t rng;          /* kick-out generator state, non-zero */
+} bf_cuckoo_state;
+/** The table: bf_cuckoo_table_bytes() bytes, num_buckets * fp_bits / 2. */
+BF_API const void *bf_cuckoo_table(const bf_cuckoo *f);
+BF_API uint64_t bf_cuckoo_table_bytes(const bf_cuckoo *f);
+BF_API void bf_cuckoo_get_state(const bf_cuckoo *f, bf_cuckoo_state *out);
+/** BF_ECORRUPT (nothing changed) if a field is out of range for this table. */
+BF_API int bf_cuckoo_set_state(bf_cuckoo *f, const bf_cuckoo_state *s);
+/** Copies len bytes into the table at offset; BF_EINVAL outside it. */
+BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
+                                 size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* Scalable SBBF: a chain of split-block Bloom filters                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Scalable split-block Bloom filter (Almeida, Baquero, Preguica and
+ * Hutchison 2007): a chain of SBBF layers for sets whose size is not known
+ * in advance. Layer 0 is sized for `capacity` keys at target fpp_0; layer
+ * i+1 holds `expansion` x layer i's keys at fpp_{i+1} = ratio * fpp_i, so
+ * fpp_i = fpp_0 r^i. Each layer is an SBBF with the fewest 32-byte blocks
+ * whose exact model FPR at its capacity is <= fpp_i (bf_sbbf_compact_bytes),
+ * using the process default kernel (BLOCKFILTER_KERNEL honoured) chosen when
+ * the chain is created; every layer of a chain uses that kernel.
+ *
+ * The compound FPR of a chain of layers with FPRs p_i is 1 - prod(1 - p_i)
+ * (a foreign key is a false positive unless every layer rejects it; the
+ * layers hold disjoint keys, so the events are independent). fpp_0 is the
+ * largest q with prod_{i>=0} (1 - q r^i) >= 1 - fpp over an UNBOUNDED chain,
+ * so no number of layers ever pushes the compound FPR past the requested
+ * fpp. It lies between the union bound fpp (1 - r) (since 1 - prod(1 - x_i)
+ * <= sum x_i = q / (1 - r)) and fpp; at fpp = 1 %, r = 0.5 it is 0.5017 %.
+ * A non-scaling chain has one layer, at fpp_0 = fpp. docs/families.md,
+ * "Scalable SBBF", has the derivation and the memory cost.
+ *
+ * add writes a key only if no layer may already hold it (newest layer
+ * first): duplicates, and keys that are false positives of the chain, do not
+ * consume capacity. A layer is full when its count reaches its capacity; the
+ * next new key then appends a layer (BF_EFULL instead on a non-scaling
+ * chain). So every layer but the newest holds exactly its capacity, and the
+ * newest at least one key. A single-key lookup probes every layer (no
+ * branch on an answer); batch lookups probe the newest layer first and each
+ * older one only for the keys still undecided.
+ *
+ * Limits: capacity >= 1; fpp in (0, 1); expansion 1..BF_SCALABLE_MAX_EXPANSION;
+ * ratio in (0, 1); at most BF_SCALABLE_MAX_LAYERS layers and
+ * BF_SCALABLE_MAX_BYTES bitset bytes over the chain, and every layer within
+ * the SBBF's own limit; a chain that cannot grow within them (or whose next
+ * layer's capacity or target would overflow or underflow) refuses the key
+ * with BF_ETOOBIG, nothing changed; so does one whose next layer costs more
+ * bits per key than its growth guard allows (bf_scalable_set_growth_limit).
+ *
+ * Thread safety: as the SBBF's plain calls: contains calls (single, batch,
+ * byte-string), get_info, get_layer and seed may run concurrently with each
+ * other; add, set_seed, set_growth_limit, clear, write_layer and free need
+ * exclusive access.
+ */
+typedef struct bf_scalable bf_scalable;
+
+#define BF_SCALABLE_NONSCALING 1u /* flag: never grow; a full filter refuses
+                                     adds with BF_EFULL */
+#define BF_SCALABLE_DEFAULT_EXPANSION 2u
+#define BF_SCALABLE_DEFAULT_RATIO 0.5
+#define BF_SCALABLE_MAX_EXPANSION 32768u
+#define BF_SCALABLE_MAX_LAYERS 64u
+#define BF_SCALABLE_MAX_BYTES ((uint64_t)1 << 40) /* 1 TiB over all layers */
+
+typedef struct bf_scalable_params {
+    uint64_t capacity;  /* keys the first layer holds, >= 1 */
+    double fpp;         /* compound target, in (0, 1) */
+    unsigned expansion; /* layer growth factor 1..BF_SCALABLE_MAX_EXPANSION;
+                           0 = default (2) */
+    double ratio;       /* per-layer tightening in (0, 1); 0 = default (0.5) */
+    unsigned flags;     /* BF_SCALABLE_NONSCALING; other bits: BF_EINVAL */
+} bf_scalable_params;
+
+/** A chain with one empty layer. BF_EINVAL for invalid parameters,
+ *  BF_ETOOBIG if layer 0 exceeds a limit, BF_EKERNEL if BLOCKFILTER_KERNEL
+ *  names an unusable kernel, BF_ENOMEM. */
+BF_API int bf_scalable_new(bf_scalable **out, const bf_scalable_params *params);
+BF_API void bf_scalable_free(bf_scalable *f);
+
+/* Adds a key unless some layer may already hold it. *added (may be NULL):
+ * true if the key was written (it counts toward capacity), false if it was
+ * already (maybe) present and nothing changed. Grows the chain when the
+ * newest layer is at capacity. BF_EFULL: non-scaling and full, nothing
+ * changed. BF_ENOMEM / BF_ETOOBIG: the chain could not grow, nothing
+ * changed. BF_EREADONLY on a view. */
+BF_API int bf_scalable_insert_hash(bf_scalable *f, uint64_t hash, bool *added);
+BF_API bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash);
+/* Batches: added[i] / out[i] are 0 or 1 (arrays may be NULL). add stops at
+ * the first error; *done (may be NULL) = keys processed. Keys of one batch
+ * are added in order, exactly as single adds would be (a repeat within the
+ * batch is not added twice). contains returns the number of 1s. */
+BF_API int bf_scalable_insert_hashes(bf_scalable *f, const uint64_t *hashes, size_t n,
+                                  uint8_t *added, size_t *done);
+BF_API size_t bf_scalable_contains_hashes(const bf_scalable *f, const uint64_t *hashes,
+                                          size_t n, uint8_t *out);
+/* Byte strings, XXH64 with the filter's seed (0 = Parquet's hash). */
+BF_API int bf_scalable_insert(bf_scalable *f, const void *data, size_t len, bool *added);
+BF_API bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len);
+/** Keyed mode: only on an empty filter (no key added, every bit clear),
+ *  BF_EINVAL otherwise; BF_EREADONLY on a view. */
+BF_API int bf_scalable_set_seed(bf_scalable *f, uint64_t seed);
+BF_API uint64_t bf_scalable_seed(const bf_scalable *f);
+/** Growth guard: a new layer is appended only if its bitset costs at most
+ *  max_bits_per_key bits per key of its capacity; the key that would need a
+ *  costlier one is refused with BF_ETOOBIG, nothing changed (a long chain's
+ *  tightened targets otherwise ask for ever more bits per key). Layers
+ *  already there (layer 0, restored ones) are not checked. 0 = no guard,
+ *  the default; BF_EINVAL if negative or NaN. A setting of the object, not
+ *  of the stored chain: neither the native format nor bf_scalable_restore
+ *  carries it. */
+BF_API int bf_scalable_set_growth_limit(bf_scalable *f, double max_bits_per_key);
+/** Back to one empty layer 0 (the seed is kept). BF_EREADONLY on a view. */
+BF_API int bf_scalable_clear(bf_scalable *f);
+
+typedef struct bf_scalable_stats {
+    uint64_t capacity;   /* sum of the layers' capacities */
+    uint64_t count;      /* keys added (adds that returned added = true) */
+    uint64_t num_bytes;  /* bitset bytes over all layers */
+    size_t num_layers;
+    unsigned expansion;
+    double fpp;          /* the requested compound target */
+    double ratio;
+    unsigned flags;
+    double fill_ratio;   /* set bits / bits over all layers */
+    double est_fpp;      /* FPR as the filter stands: 1 - prod(1 - exact FPR_now(layer)) */
+    double bound_fpp;    /* compound model FPR if every layer were at capacity (<= fpp) */
+} bf_scalable_stats;
+/** O(bytes): counts the set bits of every layer. */
+BF_API int bf_scalable_get_stats(const bf_scalable *f, bf_scalable_stats *out);
+
+/* One layer, 0 = oldest. BF_EINVAL if i >= the number of layers. */
+typedef struct bf_scalable_layer {
+    uint64_t capacity;   /* keys it is sized for */
+    uint64_t count;      /* keys added to it */
+    double fpp;          /* its target */
+    const bf_sbbf *sbbf; /* its bitset (owned by the chain; valid until the
+                            chain is freed or cleared) */
+} bf_scalable_layer;
+BF_API int bf_scalable_get_layer(const bf_scalable *f, size_t i, bf_scalable_layer *out);
+
+/* Rebuilding a stored chain (RDB load, chunked restore): a chain with the
+ * given parameters, seed and layer descriptions (capacity, count, bitset
+ * bytes each), every bitset zero. Validates that the layers are what the
+ * parameters imply -> BF_ECORRUPT otherwise: 1..BF_SCALABLE_MAX_LAYERS
+ * layers (exactly 1 if non-scaling); layer i's capacity exactly
+ * capacity * expansion^i and its bytes what bf_scalable_new and growth
+ * give for (capacity_i, fpp_i); every layer but the last exactly full
+ * (count == capacity); the last with 1 <= count <= capacity (0 allowed
+ * only when it is the only layer). Invalid parameters (or layers NULL):
+ * BF_EINVAL. Then the bitsets are filled with bf_scalable_write_layer. */
+typedef struct bf_scalable_layer_desc {
+    uint64_t capacity;
+    uint64_t count;
+    uint64_t num_bytes;
+} bf_scalable_layer_desc;
+BF_API int bf_scalable_restore(bf_scalable **out, const bf_scalable_params *params,
+                               uint64_t seed, const bf_scalable_layer_desc *layers,
+                               size_t num_layers);
+/* Copies len bytes into layer i's bitset at offset (bounds-checked:
+ * BF_EINVAL outside the bitset or for a layer that does not exist;
+ * BF_EREADONLY on a view). */
+BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
+                                   const void *src, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* One interface for every family                                            */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Every family supports every call below except remove (sbbf, bloom and
+ * scalable: BF_EUNSUPPORTED) and merge (cuckoo and scalable:
+ * BF_EUNSUPPORTED). On a read-only filter (bf_filter_view,
+ * bf_filter_map_file) every mutating call returns BF_EREADONLY, whether or
+ * not the family supports it.
+ *
+ * The scalable family (a chain of SBBF layers, see "Scalable SBBF" above)
+ * takes n as its initial capacity: bf_filter_new(BF_FAMILY_SCALABLE, n,
+ * fpp) is bf_scalable_new with capacity n (0 is taken as 1), the default
+ * expansion (2) and ratio (0.5); it grows past n, its compound FPR staying
+ * within fpp. Inserts add a key only if the chain may not hold it already
+ * (bf_scalable_insert_hash), so repeats do not use capacity. Other parameters
+ * (expansion, ratio, non-scaling): bf_scalable_new + bf_filter_from_scalable.
+ */
+
+typedef enum bf_family {
+    BF_FAMILY_SBBF = 1,
+    BF_FAMILY_BLOOM = 2,
+    BF_FAMILY_COUNTING = 3,
+    BF_FAMILY_CUCKOO = 4,
+    BF_FAMILY_SCALABLE = 5
+} bf_family;
+
+/** "sbbf", "bloom", "counting", "cuckoo", "scalable"; NULL for an unknown
+ *  family. Family ids are below 256 (byte 6 of a native image). */
+BF_API const char *bf_family_name(bf_family family);
+BF_API int bf_family_from_name(const char *name, bf_family *out);
+
+/** Sizing for (n, fpp): what bf_filter_new would allocate. For the
+ *  scalable family: layer 0 of a chain with initial capacity n (num_bytes,
+ *  bits_per_key), and model_fpp = its model FPR when it holds n keys (the
+ *  chain's bound_fpp at that size, <= its layer-0 target < fpp); growth
+ *  adds layers, and the compound FPR stays <= fpp however far it grows. */
+typedef struct bf_sizing {
+    bf_family family;
+    uint64_t num_bytes;   /* payload bytes */
+    double bits_per_key;  /* 8 * num_bytes / n */
+    unsigned k;           /* hashes (bloom, counting); 8 for sbbf; 0 cuckoo */
+    unsigned fp_bits;     /* cuckoo fingerprint bits; 0 otherwise */
+    double model_fpp;     /* model FPR at n keys */
+} bf_sizing;
+BF_API int bf_size_for(bf_family family, uint64_t n, double fpp, bf_sizing *out);
+/** Model FPR of a family's filter of num_bytes holding n keys, with the
+ *  family's best parameters for that size. Scalable: a chain holding the n
+ *  keys in one layer of num_bytes (reserved at n or more, or non-scaling),
+ *  which is the SBBF's model; a chain grown through several layers costs
+ *  more bytes for the same FPR (docs/families.md). */
+BF_API int bf_fpp_for(bf_family family, uint64_t num_bytes, uint64_t n,
+                      double *out_fpp);
+
+typedef struct bf_filter bf_filter;
+
+typedef struct bf_filter_stats {
+    bf_family family;
+    uint64_t num_bytes;      /* filter bytes (bf_filter_num_bytes) */
+    uint64_t inserted;       /* successful insert calls recorded (not distinct) */
+    uint64_t cells;          /* bits (sbbf, bloom; scalable: over all
+                                layers), counters, cuckoo slots */
+    uint64_t cells_set;      /* set bits, non-zero counters, occupied slots */
+    double fill_ratio;       /* cells_set / cells (cuckoo: load factor) */
+    double est_keys;         /* estimated distinct keys (cuckoo: exact
+                                count; scalable: keys written, exact) */
+    double est_fpp;          /* estimated FPR of the filter as it stands */
+    unsigned k;              /* hashes per key; cuckoo: 0 */
+    unsigned fp_bits;        /* cuckoo fingerprint bits; else 0 */
+    const char *kernel;      /* sbbf kernel name; else "scalar" */
+} bf_filter_stats;
+
+BF_API int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp);
+BF_API void bf_filter_free(bf_filter *f);
+BF_API bf_family bf_filter_family(const bf_filter *f);
+/** BF_OK, or BF_EFULL (cuckoo; a non-scaling scalable filter at
+ *  capacity), BF_ETOOBIG / BF_ENOMEM (a scalable filter that cannot grow;
+ *  nothing changed), BF_EREADONLY (view). */
+BF_API int bf_filter_insert_hash(bf_filter *f, uint64_t hash);
+BF_API bool bf_filter_contains_hash(const bf_filter *f, uint64_t hash);
+/** BF_OK, BF_ENOTFOUND, or BF_EUNSUPPORTED (sbbf, bloom, scalable). */
+BF_API int bf_filter_remove_hash(bf_filter *f, uint64_t hash);
+/** Inserts in order; stops at the first failure. *done (may be NULL) = keys
+ *  inserted. */
+BF_API int bf_filter_insert_hashes(bf_filter *f, const uint64_t *hashes, size_t n,
+                                   size_t *done);
+BF_API size_t bf_filter_contains_hashes(const bf_filter *f, const uint64_t *hashes,
+                                        size_t n, uint8_t *out);
+/** Removes in order; stops at the first failure (BF_ENOTFOUND: that key and
+ *  the ones after it are untouched). *done (may be NULL) = keys removed.
+ *  BF_EUNSUPPORTED for families without remove (sbbf, bloom, scalable). */
+BF_API int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t n,
+                                   size_t *done);
+/** Byte strings hashed with XXH64 and the filter's seed. */
+BF_API int bf_filter_insert(bf_filter *f, const void *data, size_t len);
+BF_API bool bf_filter_contains(const bf_filter *f, const void *data, size_t len);
+BF_API int bf_filter_remove(bf_filter *f, const void *data, size_t len);
+/*
+ * Keys in, answers out, for every family: typed arrays and Arrow byte
+ * strings as the bf_sbbf_* forms of blockfilter.h take them, hashed with
+ * the filter's seed (XXH64 of each value's little-endian bytes, or of the
+ * string), a chunk at a time, through bf_filter_insert_hashes /
+ * bf_filter_contains_hashes. Inserts stop at the first failure like
+ * bf_filter_insert_hashes (BF_EFULL for a cuckoo filter); *done (may be
+ * NULL) = keys inserted. BF_EREADONLY on a view, BF_EINVAL for NULL
+ * arguments or bad offsets (nothing inserted).
+ */
+BF_API int bf_filter_insert_int32s(bf_filter *f, const int32_t *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_int64s(bf_filter *f, const int64_t *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_floats(bf_filter *f, const float *values, size_t n, size_t *done);
+BF_API int bf_filter_insert_doubles(bf_filter *f, const double *values, size_t n, size_t *done);
+BF_API size_t bf_filter_contains_int32s(const bf_filter *f, const int32_t *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_int64s(const bf_filter *f, const int64_t *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_floats(const bf_filter *f, const float *values, size_t n,
+                                        uint8_t *out);
+BF_API size_t bf_filter_contains_doubles(const bf_filter *f, const double *values, size_t n,
+                                         uint8_t *out);
+BF_API int bf_filter_insert_binary(bf_filter *f, const void *data, const int32_t *offsets,
+                                   size_t n, size_t *done);
+BF_API int bf_filter_insert_large_binary(bf_filter *f, const void *data, const int64_t *offsets,
+                                         size_t n, size_t *done);
+BF_API int bf_filter_contains_binary(const bf_filter *f, const void *data, const int32_t *offsets,
+                                     size_t n, uint8_t *out, size_t *found);
+BF_API int bf_filter_contains_large_binary(const bf_filter *f, const void *data,
+                                           const int64_t *offsets, size_t n, uint8_t *out,
+                                           size_t *found);
+BF_API uint64_t bf_filter_hash(const bf_filter *f, const void *data, size_t len);
+BF_API int bf_filter_set_seed(bf_filter *f, uint64_t seed);
+BF_API uint64_t bf_filter_seed(const bf_filter *f);
+BF_API size_t bf_filter_num_bytes(const bf_filter *f);
+BF_API int bf_filter_get_stats(const bf_filter *f, bf_filter_stats *out);
+/** dst |= src (sbbf, bloom; counting adds counters, saturating). Cuckoo
+ *  and scalable: BF_EUNSUPPORTED. Same family, size and seed required
+ *  (BF_EMISMATCH). */
+BF_API int bf_filter_merge(bf_filter *dst, const bf_filter *src);
+BF_API int bf_filter_clear(bf_filter *f);
+
+/* The family object under a bf_filter, and a bf_filter around one. */
+/** The underlying family object, or NULL if f is of another family. The
+ *  bf_filter keeps ownership. The family object owns the seed, so its own
+ *  byte-string calls hash as bf_filter_insert does; it is read-only when f
+ *  is. */
+BF_API bf_sbbf *bf_filter_sbbf(bf_filter *f);
+BF_API bf_bloom *bf_filter_bloom(bf_filter *f);
+BF_API bf_counting *bf_filter_counting(bf_filter *f);
+BF_API bf_cuckoo *bf_filter_cuckoo(bf_filter *f);
+BF_API bf_scalable *bf_filter_scalable(bf_filter *f);
+/** Wraps an SBBF (e.g. one read from Parquet with bf_sbbf_from_parquet) in
+ *  the generic interface, to save it in the native format. On BF_OK the
+ *  bf_filter owns sbbf (freed by bf_filter_free); on failure the caller
+ *  keeps it. Read-only views cannot be wrapped (BF_EREADONLY). The insert
+ *  count starts at 0; saving raises it to the least the bits imply. */
+BF_API int bf_filter_from_sbbf(bf_filter **out, bf_sbbf *sbbf);
+/** Wraps a chain (e.g. one made with bf_scalable_new and other parameters,
+ *  or rebuilt with bf_scalable_restore) in the generic interface. On BF_OK
+ *  the bf_filter owns it (freed by bf_filter_free); on failure the caller
+ *  keeps it. Read-only chains cannot be wrapped (BF_EREADONLY). The insert
+ *  count starts at 0; saving raises it to the chain's count. */
+BF_API int bf_filter_from_scalable(bf_filter **out, bf_scalable *chain);
+
+/* ------------------------------------------------------------------------ */
+/* Native format and files                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Native portable format (every family): a 64-byte header, then the
+ * family's payload; byte order independent. Specified in docs/format.md,
+ * with what loading checks.
+ */
+#define BF_FORMAT_VERSION 1u
+#define BF_HEADER_BYTES 64u
+BF_API size_t bf_filter_save_size(const bf_filter *f);
+BF_API int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written);
+/** Copying load; validates every field and the payload checksum. */
+BF_API int bf_filter_load(bf_filter **out, const void *buf, size_t len);
+/** Zero-copy read-only view over buf (any alignment; caller keeps it alive). */
+#define BF_VIEW_VERIFY_PAYLOAD 1u /* also check the payload checksum (O(size)) */
+BF_API int bf_filter_view(bf_filter **out, const void *buf, size_t len,
+                          unsigned flags);
+/** Save to a file atomically (temporary file, fsync, rename). */
+BF_API int bf_filter_save_file(const bf_filter *f, const char *path);
+BF_API int bf_filter_load_file(bf_filter **out, const char *path);
+/** Map a saved filter read-only (mmap, no copy); freed by bf_filter_free.
+ *  flags: BF_VIEW_VERIFY_PAYLOAD and/or BF_MAP_PREFAULT. The file must not
+ *  be truncated while mapped (bf_filter_save_file replaces files by rename,
+ *  which is safe: the mapping keeps the old contents). */
+#define BF_MAP_PREFAULT 2u /* read the whole file in now (MAP_POPULATE) */
+BF_API int bf_filter_map_file(bf_filter **out, const char *path, unsigned flags);
+/** The format version of a saved filter, from its 64-byte header alone:
+ *  magic, header checksum and fields are checked; the payload is neither
+ *  read nor its length checked (bf_filter_map_file does both). BF_EVERSION
+ *  for a native file of a version this library cannot read. */
+BF_API int bf_filter_file_version(const char *path, unsigned *version);
+/** Save an SBBF's Parquet bytes (bf_sbbf_to_parquet: Thrift-compact
+ *  BloomFilterHeader + bitset) to a file, atomically as bf_filter_save_file
+ *  does. A keyed filter's bits are written as they are: Parquet readers hash
+ *  with seed 0, so check bf_sbbf_seed() first. */
+BF_API int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* 0.2 names (opt-in)                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* With BF_COMPAT_0_2 defined, the 0.2 spellings of calls renamed in 0.3
+ * without a change of meaning or signature. Not covered (CHANGELOG.md has
+ * the table): bf_filter_stats(), whose name is now the stats type;
+ * bf_sbbf_from_parquet()'s three-argument form; the est_ndv fields. */
+#if defined(BF_COMPAT_0_2)
+#define bf_sbbf_from_parquet_ex bf_sbbf_from_parquet
+#define bf_bloom_new_mk bf_bloom_new_bits
+#define bf_counting_new_mk bf_counting_new_counters
+#define bf_scalable_add_hash bf_scalable_insert_hash
+#define bf_scalable_add_hashes bf_scalable_insert_hashes
+#define bf_scalable_add bf_scalable_insert
+#define bf_scalable_get_info bf_scalable_get_stats
+typedef bf_scalable_stats bf_scalable_info;
+typedef bf_filter_stats bf_stats;
+#endif
+
+#endif /* BLOCKFILTER_ADVANCED_H */
