@@ -57,6 +57,7 @@ struct bf_scalable {
     uint64_t capacity;
     uint64_t num_bytes;
     const bf_kernel *kernel; /* every layer's kernel */
+    double max_bits_per_key; /* growth guard (bf_scalable_set_growth_limit); 0 = none */
     bool readonly;
 };
 
@@ -246,6 +247,8 @@ static int grow(bf_scalable *f) {
     if (rc) return rc;
     if (bf_add_overflow(f->num_bytes, bytes, &byte_sum) || byte_sum > BF_SCALABLE_MAX_BYTES)
         return BF_ETOOBIG;
+    if (f->max_bits_per_key > 0 && (double)bytes * 8.0 > f->max_bits_per_key * (double)cap)
+        return BF_ETOOBIG;
     if (f->num_layers == f->cap_layers) {
         size_t room = f->cap_layers * 2;
         if (room > BF_SCALABLE_MAX_LAYERS) room = BF_SCALABLE_MAX_LAYERS;
@@ -418,6 +421,12 @@ int bf_scalable_set_seed(bf_scalable *f, uint64_t seed) {
 }
 
 uint64_t bf_scalable_seed(const bf_scalable *f) { return f ? f->seed : 0; }
+
+int bf_scalable_set_growth_limit(bf_scalable *f, double max_bits_per_key) {
+    if (!f || !(max_bits_per_key >= 0.0)) return BF_EINVAL; /* also NaN */
+    f->max_bits_per_key = max_bits_per_key;
+    return BF_OK;
+}
 
 int bf_scalable_clear(bf_scalable *f) {
     if (!f) return BF_EINVAL;

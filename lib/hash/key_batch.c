@@ -1,9 +1,6 @@
 /* Keys in, answers out, on the SBBF: typed arrays and Arrow byte strings,
  * hashed inside the batch pipeline. Also the public array-hashing calls.
  * The hash kernels are chosen by the dispatcher (common/dispatch.c). */
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "hash/key_batch.h"
 
 /* ---- the public array hashing ------------------------------------------------ */
@@ -56,7 +53,6 @@ int bf__keys_check(const bf_keys *keys, size_t n) {
 /* m hashes of keys start.. into out. Byte strings were checked. */
 static void hash_chunk(const bf_keys *keys, const bf_hash_kernel *hash_kernel, uint64_t seed,
                        size_t start, size_t m, uint64_t *out) {
-    static const uint8_t empty = 0;
     const uint8_t *data = keys->data;
     switch (keys->kind) {
     case BF_KEYS_U32: hash_kernel->u32(data + 4 * start, m, seed, out); return;
@@ -67,7 +63,7 @@ static void hash_chunk(const bf_keys *keys, const bf_hash_kernel *hash_kernel, u
         for (size_t j = 0; j < m; j++) {
             int64_t hi = offset_at(keys, start + j + 1);
             size_t len = (size_t)(hi - lo);
-            out[j] = XXH64(len ? data + lo : &empty, len, seed);
+            out[j] = bf_xxh64_bytes(len ? data + lo : NULL, len, seed);
             lo = hi;
         }
         return;
