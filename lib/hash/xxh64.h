@@ -40,7 +40,7 @@ BF_HIDDEN extern const bf_hash_kernel bf__hash_kernel_avx512;
 BF_HIDDEN extern const bf_hash_kernel bf__hash_kernel_neon;
 #endif
 
-/* keys.c: the hash kernel that goes with an SBBF kernel (the same ISA, or
+/* common/dispatch.c: the hash kernel that goes with an SBBF kernel (the same ISA, or
  * scalar where that ISA's hashing does not pay or the CPU lacks a feature
  * it needs), and the one for everything else (the process default SBBF
  * kernel's, so BLOCKFILTER_KERNEL=scalar means scalar hashing too). */
