@@ -53,21 +53,21 @@ int bench_parquet_file(size_t nrgs, size_t ncols, size_t rows, uint64_t seed, in
         }
     }
     pqw_file pf = {cols, ncols, nrgs, rowsv, ptrs, "blockfilter bench", false};
-    bf_thrift_writer w;
-    bf_thrift_writer_init(&w);
+    thrift_writer w;
+    thrift_writer_init(&w);
     int rc = pqw_write(&w, &pf, NULL);
     free(cols), free(names), free(store), free(vals), free(ptrs), free(rowsv);
     if (rc) {
-        bf_thrift_writer_free(&w);
+        thrift_writer_free(&w);
         return rc;
     }
     *out = malloc(w.len);
     if (!*out) {
-        bf_thrift_writer_free(&w);
+        thrift_writer_free(&w);
         return BF_ENOMEM;
     }
     memcpy(*out, w.buf, w.len);
     *len = w.len;
-    bf_thrift_writer_free(&w);
+    thrift_writer_free(&w);
     return BF_OK;
 }

@@ -189,11 +189,13 @@ BF_API int bf_cuckoo_write_table(bf_cuckoo *f, uint64_t offset, const void *src,
  * BF_SCALABLE_MAX_BYTES bitset bytes over the chain, and every layer within
  * the SBBF's own limit; a chain that cannot grow within them (or whose next
  * layer's capacity or target would overflow or underflow) refuses the key
- * with BF_ETOOBIG, nothing changed.
+ * with BF_ETOOBIG, nothing changed; so does one whose next layer costs more
+ * bits per key than its growth guard allows (bf_scalable_set_growth_limit).
  *
  * Thread safety: as the SBBF's plain calls: contains calls (single, batch,
  * byte-string), get_info, get_layer and seed may run concurrently with each
- * other; add, set_seed, clear, write_layer and free need exclusive access.
+ * other; add, set_seed, set_growth_limit, clear, write_layer and free need
+ * exclusive access.
  */
 typedef struct bf_scalable bf_scalable;
 
@@ -243,6 +245,15 @@ BF_API bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t 
  *  BF_EINVAL otherwise; BF_EREADONLY on a view. */
 BF_API int bf_scalable_set_seed(bf_scalable *f, uint64_t seed);
 BF_API uint64_t bf_scalable_seed(const bf_scalable *f);
+/** Growth guard: a new layer is appended only if its bitset costs at most
+ *  max_bits_per_key bits per key of its capacity; the key that would need a
+ *  costlier one is refused with BF_ETOOBIG, nothing changed (a long chain's
+ *  tightened targets otherwise ask for ever more bits per key). Layers
+ *  already there (layer 0, restored ones) are not checked. 0 = no guard,
+ *  the default; BF_EINVAL if negative or NaN. A setting of the object, not
+ *  of the stored chain: neither the native format nor bf_scalable_restore
+ *  carries it. */
+BF_API int bf_scalable_set_growth_limit(bf_scalable *f, double max_bits_per_key);
 /** Back to one empty layer 0 (the seed is kept). BF_EREADONLY on a view. */
 BF_API int bf_scalable_clear(bf_scalable *f);
 

@@ -20,15 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <blockfilter.h>
+#include <blockfilter_advanced.h>
+
 #include "bf_value.h"
-#include "module.h"
+#include "command.h"
 
-RedisModuleType *bfm_bf_type;
-
-
-static const char *status_error(bfm_key_status st) {
-    return st == BFM_KEY_WRONGTYPE ? REDISMODULE_ERRORMSG_WRONGTYPE : "ERR not found";
-}
+static RedisModuleType *bf_type;
 
 /* Replicates "BF.RESERVE key error capacity [NONSCALING|EXPANSION e] SEED s"
  * describing b exactly. */
@@ -90,148 +88,89 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
     create_opts o;
     default_opts(&o);
     if (rm.StringToDouble(argv[2], &o.error_rate) != REDISMODULE_OK)
-        return rm.ReplyWithError(ctx, "ERR bad error rate");
-    if (!(o.error_rate > 0 && o.error_rate < 1))
-        return rm.ReplyWithError(ctx, "ERR (0 < error rate range < 1) ");
+        return bfm_reply_error(ctx, BFM_E_BAD_ERROR_RATE);
+    if (!(o.error_rate > 0 && o.error_rate < 1)) return bfm_reply_error(ctx, BFM_E_BF_ERROR_RANGE);
     if (rm.StringToLongLong(argv[3], &o.capacity) != REDISMODULE_OK)
-        return rm.ReplyWithError(ctx, "ERR bad capacity");
-    if (o.capacity <= 0) return rm.ReplyWithError(ctx, "ERR (capacity should be larger than 0)");
+        return bfm_reply_error(ctx, BFM_E_BF_BAD_CAPACITY);
+    if (o.capacity <= 0) return bfm_reply_error(ctx, BFM_E_BF_CAPACITY_RANGE);
     bool has_expansion = false;
     for (int i = 4; i < argc; i++) {
         if (bfm_arg_is(argv[i], "NONSCALING")) {
             o.nonscaling = true;
         } else if (bfm_arg_is(argv[i], "EXPANSION")) {
-            if (i + 1 == argc) return rm.ReplyWithError(ctx, "ERR no expansion");
+            if (i + 1 == argc) return bfm_reply_error(ctx, BFM_E_BF_NO_EXPANSION);
             if (rm.StringToLongLong(argv[++i], &o.expansion) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "ERR bad expansion");
+                return bfm_reply_error(ctx, BFM_E_BF_BAD_EXPANSION);
             has_expansion = true;
         } else if (bfm_arg_is(argv[i], "RATIO")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToDouble(argv[++i], &o.ratio) != REDISMODULE_OK || !(o.ratio > 0 && o.ratio < 1))
-                return rm.ReplyWithError(ctx, "ERR bad ratio");
+                return bfm_reply_error(ctx, BFM_E_BF_BAD_RATIO);
         } else if (bfm_arg_is(argv[i], "SEED")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
-            if (!bfm_parse_u64(argv[++i], &o.seed)) return rm.ReplyWithError(ctx, "ERR bad seed");
+            if (!bfm_parse_u64(argv[++i], &o.seed)) return bfm_reply_error(ctx, BFM_E_BAD_SEED);
             o.has_seed = true;
         } else {
-            return rm.ReplyWithError(ctx, "Unknown argument received");
+            return bfm_reply_error(ctx, BFM_E_UNKNOWN_ARG);
         }
     }
-    if (has_expansion && o.nonscaling)
-        return rm.ReplyWithError(ctx, "Nonscaling filters cannot expand");
-    if (has_expansion && o.expansion < 1)
-        return rm.ReplyWithError(ctx, "ERR expansion should be greater or equal to 1");
-    if (o.expansion > BF_SCALABLE_MAX_EXPANSION) return rm.ReplyWithError(ctx, "ERR bad expansion");
+    if (has_expansion && o.nonscaling) return bfm_reply_error(ctx, BFM_E_BF_NONSCALING_EXPANSION);
+    if (has_expansion && o.expansion < 1) return bfm_reply_error(ctx, BFM_E_BF_EXPANSION_RANGE);
+    if (o.expansion > BF_SCALABLE_MAX_EXPANSION) return bfm_reply_error(ctx, BFM_E_BF_BAD_EXPANSION);
 
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    if (st != BFM_KEY_EMPTY) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, st == BFM_KEY_OK ? "ERR item exists" : status_error(st));
-    }
-    bfm_bf *b;
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, bf_type, BFM_E_NONE,
+                      BFM_E_ITEM_EXISTS))
+        return REDISMODULE_OK;
+    bfm_bf *b = NULL;
     int rc = create(&b, &o);
-    if (rc != BF_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, bfm_create_error(rc));
-    }
-    rm.ModuleTypeSetValue(key, bfm_bf_type, b);
-    rm.CloseKey(key);
+    if (rc == BF_OK) bfm_key_set(&k, b);
+    bfm_key_close(&k);
+    if (rc != BF_OK) return bfm_reply_error(ctx, bfm_status_error(BFM_OP_BF_CREATE, rc));
     replicate_reserve(ctx, argv[1], b);
     return rm.ReplyWithSimpleString(ctx, "OK");
 }
 
 /* ---- Adding ---- */
 
-/* Growth guard. Each new layer tightens its FPR target by the chain's
- * ratio, and below about 1e-6 an SBBF's bits per key climb steeply (65 bits
- * at 1e-6, 618 at 1e-10, 3347 at 1e-12): a chain that keeps growing (say
- * EXPANSION 1 and a small capacity) would soon ask for gigabytes per layer
- * for a handful of items. A layer is added only if its bitset costs at most
- * this many bits per item of its capacity; past that the chain refuses adds
- * as RedisBloom does when growth fails. */
-#define MAX_GROWTH_BITS_PER_ITEM 512.0
-
-static bool growth_allowed(const bfm_bf *b, const bf_scalable_layer *last) {
-    if (b->params.flags & BF_SCALABLE_NONSCALING) return true; /* the library says full */
-    if (last->capacity > UINT64_MAX / b->params.expansion) return false;
-    uint64_t cap = last->capacity * b->params.expansion;
-    size_t bytes;
-    if (bf_sbbf_compact_bytes(cap, last->fpp * b->params.ratio, &bytes) != BF_OK) return false;
-    return (double)bytes * 8.0 <= MAX_GROWTH_BITS_PER_ITEM * (double)cap;
-}
-
-/* Adds hashes in order, as bf_scalable_insert_hashes, but checks the growth
- * guard whenever the newest layer is full. */
-static int add_guarded(bfm_bf *b, const uint64_t *h, size_t n, uint8_t *flag, size_t *done) {
-    *done = 0;
-    while (*done < n) {
-        bf_scalable_layer last;
-        bf_scalable_get_layer(b->sc, bfm_bf_num_layers(b) - 1, &last);
-        uint64_t room = last.capacity - last.count;
-        size_t take = n - *done;
-        if (room == 0) {
-            if (!growth_allowed(b, &last)) return BF_ETOOBIG;
-            take = 1;
-        } else if (room < take) {
-            take = (size_t)room;
-        }
-        size_t d = 0;
-        int rc = bf_scalable_insert_hashes(b->sc, h + *done, take, flag + *done, &d);
-        *done += d;
-        if (rc != BF_OK) return rc;
-    }
-    return BF_OK;
-}
-
 /* Adds items to the filter at keyname, creating it with o unless nocreate.
- * multi: reply with an array (BF.MADD, BF.INSERT) rather than one value. */
+ * multi: reply with an array (BF.MADD, BF.INSERT) rather than one value.
+ * The chain refuses an add that would need a layer past its growth guard
+ * (bf_value.h) with BF_ETOOBIG: "ERR problem inserting into filter". */
 static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModuleString **items,
                       size_t n, const create_opts *o, bool nocreate, bool multi) {
-    RedisModuleKey *key = rm.OpenKey(ctx, keyname, REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    bfm_bf *b = v;
-    bool created = false;
-    if (st == BFM_KEY_EMPTY && !nocreate) {
-        int rc = create(&b, o);
-        if (rc != BF_OK) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, bfm_create_error(rc));
-        }
-        created = true;
-    } else if (st != BFM_KEY_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, keyname, REDISMODULE_READ | REDISMODULE_WRITE, bf_type,
+                      nocreate ? BFM_E_NOT_FOUND : BFM_E_NONE, BFM_E_NONE))
+        return REDISMODULE_OK;
+    bfm_bf *b = k.value, *created = NULL;
+    bfm_err err = BFM_E_NONE;
+    if (!b) {
+        int rc = create(&created, o);
+        if (rc != BF_OK) err = bfm_status_error(BFM_OP_BF_CREATE, rc);
+        b = created;
     }
     bfm_hashes hb;
-    if (!bfm_hashes_of(&hb, bf_scalable_seed(b->sc), items, n)) {
-        if (created) bfm_bf_free(b);
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, "ERR Insufficient memory");
-    }
+    if (!err && !bfm_hashes_of(&hb, bf_scalable_seed(b->sc), items, n)) err = BFM_E_NOMEM;
     size_t done = 0;
-    int rc = add_guarded(b, hb.h, n, hb.flag, &done);
-    if (created && done == 0) {
-        /* A new filter that took nothing: leave the key as it was. */
-        bfm_bf_free(b);
-        created = false;
+    int rc = err ? BF_OK : bf_scalable_insert_hashes(b->sc, hb.h, n, hb.flag, &done);
+    if (created && done > 0) {
+        bfm_key_set(&k, created);
     } else if (created) {
-        rm.ModuleTypeSetValue(key, bfm_bf_type, b);
+        /* A new filter that took nothing: leave the key as it was. */
+        bfm_bf_free(created);
+        created = NULL;
     }
-    rm.CloseKey(key);
+    bfm_key_close(&k);
+    if (err) return bfm_reply_error(ctx, err);
 
-    bool changed = created;
+    bool changed = created != NULL;
     for (size_t i = 0; i < done; i++) changed |= hb.flag[i] != 0;
-    const char *err = rc == BF_OK    ? NULL
-                      : rc == BF_EFULL ? "ERR non scaling filter is full"
-                                       : "ERR problem inserting into filter";
-    if (multi) rm.ReplyWithArray(ctx, (long)(done + (err ? 1 : 0)));
+    if (multi) rm.ReplyWithArray(ctx, (long)(done + (rc != BF_OK)));
     for (size_t i = 0; i < done; i++) bfm_reply_bool(ctx, hb.flag[i] != 0);
-    if (err) rm.ReplyWithError(ctx, err);
+    if (rc != BF_OK) bfm_reply_error(ctx, bfm_status_error(BFM_OP_BF_INSERT, rc));
     bfm_hashes_free(&hb);
-    if (created) replicate_reserve(ctx, keyname, b);
+    if (created) replicate_reserve(ctx, keyname, created);
     if (changed) rm.ReplicateVerbatim(ctx);
     return REDISMODULE_OK;
 }
@@ -267,32 +206,32 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
         } else if (bfm_arg_is(a, "ERROR")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToDouble(argv[++i], &o.error_rate) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Bad error rate");
+                return bfm_reply_error(ctx, BFM_E_BF_INSERT_ERROR_RATE);
         } else if (bfm_arg_is(a, "EXPANSION")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToLongLong(argv[++i], &o.expansion) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Bad expansion");
+                return bfm_reply_error(ctx, BFM_E_BF_INSERT_EXPANSION);
         } else if (bfm_arg_is(a, "CAPACITY")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToLongLong(argv[++i], &o.capacity) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Bad capacity");
+                return bfm_reply_error(ctx, BFM_E_BAD_CAPACITY);
         } else if (bfm_arg_is(a, "RATIO")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToDouble(argv[++i], &o.ratio) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Bad ratio");
+                return bfm_reply_error(ctx, BFM_E_BF_INSERT_RATIO);
         } else if (bfm_arg_is(a, "NOCREATE")) {
             nocreate = true;
         } else if (bfm_arg_is(a, "NONSCALING")) {
             o.nonscaling = true;
         } else {
-            return rm.ReplyWithError(ctx, "Unknown argument received");
+            return bfm_reply_error(ctx, BFM_E_UNKNOWN_ARG);
         }
     }
     if (items < 0 || items == argc) return rm.WrongArity(ctx);
     if (!(o.error_rate > 0 && o.error_rate < 1) || !(o.ratio > 0 && o.ratio < 1) || o.capacity < 1 ||
         o.expansion < 1 ||
         o.expansion > BF_SCALABLE_MAX_EXPANSION)
-        return rm.ReplyWithError(ctx, "Bad argument received");
+        return bfm_reply_error(ctx, BFM_E_BF_INSERT_BAD_ARG);
     return add_common(ctx, argv[1], argv + items, (size_t)(argc - items), &o, nocreate, true);
 }
 
@@ -301,17 +240,16 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* BF.EXISTS key item */
 static int cmd_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NONE, BFM_E_NONE))
+        return REDISMODULE_OK;
     bool hit = false;
-    if (st == BFM_KEY_OK) {
+    if (k.value) {
         size_t len;
         const char *s = rm.StringPtrLen(argv[2], &len);
-        hit = bf_scalable_contains(((bfm_bf *)v)->sc, s, len);
+        hit = bf_scalable_contains(((bfm_bf *)k.value)->sc, s, len);
     }
-    if (key) rm.CloseKey(key);
-    if (st == BFM_KEY_WRONGTYPE) return rm.ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    bfm_key_close(&k);
     bfm_reply_bool(ctx, hit);
     return REDISMODULE_OK;
 }
@@ -319,39 +257,30 @@ static int cmd_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* BF.MEXISTS key item [item ...] */
 static int cmd_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc < 3) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    if (st == BFM_KEY_WRONGTYPE) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
-    }
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NONE, BFM_E_NONE))
+        return REDISMODULE_OK;
+    const bfm_bf *b = k.value;
     size_t n = (size_t)argc - 2;
     bfm_hashes hb;
-    if (st == BFM_KEY_OK) {
-        bfm_bf *b = v;
-        if (!bfm_hashes_of(&hb, bf_scalable_seed(b->sc), argv + 2, n)) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, "ERR Insufficient memory");
-        }
-        bf_scalable_contains_hashes(b->sc, hb.h, n, hb.flag);
-    }
-    if (key) rm.CloseKey(key);
+    bool hashed = b && bfm_hashes_of(&hb, bf_scalable_seed(b->sc), argv + 2, n);
+    if (hashed) bf_scalable_contains_hashes(b->sc, hb.h, n, hb.flag);
+    bfm_key_close(&k);
+    if (b && !hashed) return bfm_reply_error(ctx, BFM_E_NOMEM);
     rm.ReplyWithArray(ctx, (long)n);
-    for (size_t i = 0; i < n; i++) bfm_reply_bool(ctx, st == BFM_KEY_OK && hb.flag[i]);
-    if (st == BFM_KEY_OK) bfm_hashes_free(&hb);
+    for (size_t i = 0; i < n; i++) bfm_reply_bool(ctx, hashed && hb.flag[i]);
+    if (hashed) bfm_hashes_free(&hb);
     return REDISMODULE_OK;
 }
 
 /* BF.CARD key: items added (0 for a missing key). */
 static int cmd_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    uint64_t n = st == BFM_KEY_OK ? bfm_bf_count(v) : 0;
-    if (key) rm.CloseKey(key);
-    if (st == BFM_KEY_WRONGTYPE) return rm.ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NONE, BFM_E_NONE))
+        return REDISMODULE_OK;
+    uint64_t n = k.value ? bfm_bf_count(k.value) : 0;
+    bfm_key_close(&k);
     return rm.ReplyWithLongLong(ctx, (long long)n);
 }
 
@@ -387,37 +316,32 @@ static void reply_field(RedisModuleCtx *ctx, const bfm_bf *b, const bf_scalable_
     }
 }
 
-static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
-    if (argc != 2 && argc != 3) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    if (st != BFM_KEY_OK) {
-        if (key) rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
-    const bfm_bf *b = v;
+/* The fields BF.INFO key [field] replies: [*lo, *hi). false for an
+ * unknown field. */
+static bool info_fields(RedisModuleString *field, int *lo, int *hi) {
     static const char *const words[F_COUNT] = {"CAPACITY", "SIZE", "FILTERS", "ITEMS", "EXPANSION",
                                                "ERROR", "RATIO", "FILL", "FPR", "BOUND", "KEYED"};
-    int lo = 0, hi = F_EXPANSION + 1; /* the fields replied: [lo, hi) */
-    if (argc == 3) {
-        if (bfm_arg_is(argv[2], "ALL")) {
-            hi = F_COUNT;
-        } else {
-            lo = -1;
-            for (int f = 0; f < F_COUNT; f++)
-                if (bfm_arg_is(argv[2], words[f])) lo = f;
-            if (lo < 0) {
-                rm.CloseKey(key);
-                return rm.ReplyWithError(ctx, "Invalid information value");
-            }
-            hi = lo + 1;
-        }
+    *lo = 0;
+    *hi = F_EXPANSION + 1;
+    if (!field) return true;
+    if (bfm_arg_is(field, "ALL")) {
+        *hi = F_COUNT;
+        return true;
     }
+    for (int f = 0; f < F_COUNT; f++)
+        if (bfm_arg_is(field, words[f])) {
+            *lo = f;
+            *hi = f + 1;
+            return true;
+        }
+    return false;
+}
+
+static void reply_info(RedisModuleCtx *ctx, const bfm_bf *b, int lo, int hi, bool one) {
     bf_scalable_stats in;
     memset(&in, 0, sizeof in);
     if (lo <= F_BOUND && hi > F_FILL) bf_scalable_get_stats(b->sc, &in); /* O(bytes) */
-    if (argc == 3 && hi == lo + 1) {
+    if (one) {
         /* One field: RESP3 a one-entry map, RESP2 a one-element array. */
         if (bfm_resp3(ctx)) {
             rm.ReplyWithMap(ctx, 1);
@@ -426,14 +350,52 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
             rm.ReplyWithArray(ctx, 1);
         }
         reply_field(ctx, b, &in, lo);
-    } else {
-        bfm_reply_map(ctx, hi - lo);
-        for (int f = lo; f < hi; f++) {
-            rm.ReplyWithSimpleString(ctx, info_names[f]);
-            reply_field(ctx, b, &in, f);
-        }
+        return;
     }
-    rm.CloseKey(key);
+    bfm_reply_map(ctx, hi - lo);
+    for (int f = lo; f < hi; f++) {
+        rm.ReplyWithSimpleString(ctx, info_names[f]);
+        reply_field(ctx, b, &in, f);
+    }
+}
+
+static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2 && argc != 3) return rm.WrongArity(ctx);
+    int lo, hi;
+    bool known = info_fields(argc == 3 ? argv[2] : NULL, &lo, &hi);
+    bfm_key k; /* a missing key is the first error, then an unknown field */
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    if (known) reply_info(ctx, k.value, lo, hi, argc == 3 && hi == lo + 1);
+    bfm_key_close(&k);
+    return known ? REDISMODULE_OK : bfm_reply_error(ctx, BFM_E_INVALID_INFO);
+}
+
+/* BF.DEBUG key: RedisBloom's lines, "size:<items>" and one per layer,
+ * oldest first, with this chain's figures: an SBBF layer sets 8 bits per
+ * item from a 64-bit hash, and its ratio is its FPR target. */
+static int cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm.WrongArity(ctx);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    const bfm_bf *b = k.value;
+    size_t n = bfm_bf_num_layers(b);
+    char line[256];
+    rm.ReplyWithArray(ctx, (long)(1 + n));
+    int len = snprintf(line, sizeof line, "size:%llu", (unsigned long long)bfm_bf_count(b));
+    rm.ReplyWithStringBuffer(ctx, line, (size_t)len);
+    for (size_t i = 0; i < n; i++) {
+        bf_scalable_layer l;
+        bf_scalable_get_layer(b->sc, i, &l);
+        unsigned long long bytes = (unsigned long long)bf_sbbf_num_bytes(l.sbbf);
+        len = snprintf(line, sizeof line,
+                       "bytes:%llu bits:%llu hashes:8 hashwidth:64 capacity:%llu size:%llu ratio:%g",
+                       bytes, bytes * 8, (unsigned long long)l.capacity, (unsigned long long)l.count,
+                       l.fpp);
+        rm.ReplyWithStringBuffer(ctx, line, (size_t)len);
+    }
+    bfm_key_close(&k);
     return REDISMODULE_OK;
 }
 
@@ -444,21 +406,28 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
  * at the end. */
 static int cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    if (st != BFM_KEY_OK) {
-        if (key) rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
     long long iter;
-    if (rm.StringToLongLong(argv[2], &iter) != REDISMODULE_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, "Second argument must be numeric");
-    }
-    bfm_dump_reply_scan(ctx, &bfm_bf_ops, v, iter, false);
-    rm.CloseKey(key);
-    return REDISMODULE_OK;
+    bool numeric = rm.StringToLongLong(argv[2], &iter) == REDISMODULE_OK;
+    bfm_key k; /* the key's errors first, then the iterator's */
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, bf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    if (numeric) bfm_dump_reply_scan(ctx, &bfm_bf_ops, k.value, iter, false);
+    bfm_key_close(&k);
+    return numeric ? REDISMODULE_OK : bfm_reply_error(ctx, BFM_E_BF_ITER);
+}
+
+/* Where BF.LOADCHUNK's data goes in a filter: RedisBloom's three refusals,
+ * in its order; then the write. */
+static bfm_err load_chunk(bfm_bf *b, long long iter, const char *data, size_t len) {
+    size_t layer;
+    uint64_t off, left;
+    if (iter <= 0 || (unsigned long long)iter < len) return BFM_E_BF_BAD_DATA;
+    if ((unsigned long long)iter - len < 1 ||
+        !bfm_dump_locate(&bfm_bf_ops, b, (uint64_t)iter - len - 1, &layer, &off, &left))
+        return BFM_E_BF_NO_LINK;
+    if (len > left) return BFM_E_BF_CHUNK_TOO_BIG;
+    if (!bfm_dump_write_chunk(&bfm_bf_ops, b, iter, data, len)) return BFM_E_BF_BAD_DATA;
+    return BFM_E_NONE;
 }
 
 /* BF.LOADCHUNK key iter data: iter 1 on a missing key creates the filter
@@ -467,44 +436,24 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
     if (argc != 4) return rm.WrongArity(ctx);
     long long iter;
     if (rm.StringToLongLong(argv[2], &iter) != REDISMODULE_OK)
-        return rm.ReplyWithError(ctx, "ERR Second argument must be numeric");
+        return bfm_reply_error(ctx, BFM_E_BF_LOAD_ITER);
     size_t len;
     const char *data = rm.StringPtrLen(argv[3], &len);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_bf_type, &v);
-    if (st == BFM_KEY_EMPTY && iter == 1) {
-        bfm_bf *b;
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, bf_type,
+                      iter == 1 ? BFM_E_NONE : BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    bfm_err err;
+    if (k.value) {
+        err = load_chunk(k.value, iter, data, len);
+    } else {
+        bfm_bf *b = NULL;
         int rc = bfm_bf_from_header(&b, data, len);
-        if (rc != BF_OK) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, rc == BF_ENOMEM ? "ERR Insufficient memory to create filter"
-                                                          : "ERR received bad data");
-        }
-        rm.ModuleTypeSetValue(key, bfm_bf_type, b);
-        rm.CloseKey(key);
-        rm.ReplicateVerbatim(ctx);
-        return rm.ReplyWithSimpleString(ctx, "OK");
+        err = rc == BF_OK ? BFM_E_NONE : bfm_status_error(BFM_OP_BF_RESTORE, rc);
+        if (rc == BF_OK) bfm_key_set(&k, b);
     }
-    if (st != BFM_KEY_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
-    /* RedisBloom's three refusals, in its order; then the write. */
-    const char *err = NULL;
-    size_t layer;
-    uint64_t off, left;
-    if (iter <= 0 || (unsigned long long)iter < len)
-        err = "ERR received bad data";
-    else if ((unsigned long long)iter - len < 1 ||
-             !bfm_dump_locate(&bfm_bf_ops, v, (uint64_t)iter - len - 1, &layer, &off, &left))
-        err = "ERR invalid offset - no link found";
-    else if (len > left)
-        err = "ERR invalid chunk - Too big for current filter";
-    else if (!bfm_dump_write_chunk(&bfm_bf_ops, v, iter, data, len))
-        err = "ERR received bad data";
-    rm.CloseKey(key);
-    if (err) return rm.ReplyWithError(ctx, err);
+    bfm_key_close(&k);
+    if (err) return bfm_reply_error(ctx, err);
     rm.ReplicateVerbatim(ctx);
     return rm.ReplyWithSimpleString(ctx, "OK");
 }
@@ -513,23 +462,27 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
 
 BFM_DUMP_TYPE_METHODS(type_methods, bfm_bf_ops, bfm_bf_mem_usage);
 
-int bfm_bf_register(RedisModuleCtx *ctx) {
-    /* Not RedisBloom's "MBbloom--": the encodings differ, so an RDB of one
-     * must never be read by the other. */
-    bfm_bf_type = rm.CreateDataType(ctx, "BLKFLT-BF", bfm_bf_ops.encver, &type_methods);
-    if (!bfm_bf_type) return REDISMODULE_ERR;
+static const bfm_command_def commands[] = {
+    {"bf.reserve", cmd_reserve, "write deny-oom", true, "Creates an empty scalable Bloom filter"},
+    {"bf.add", cmd_add, "write deny-oom", true, "Adds an item, creating the filter if needed"},
+    {"bf.madd", cmd_madd, "write deny-oom", true, "Adds items, creating the filter if needed"},
+    {"bf.insert", cmd_insert, "write deny-oom", true, "Adds items, creating the filter with options"},
+    {"bf.exists", cmd_exists, "readonly fast", false, "Whether an item may have been added"},
+    {"bf.mexists", cmd_mexists, "readonly fast", false, "Whether each item may have been added"},
+    {"bf.info", cmd_info, "readonly fast", false, "Information about a Bloom filter"},
+    {"bf.card", cmd_card, "readonly fast", false, "Items added to a Bloom filter"},
+    {"bf.debug", cmd_debug, "readonly fast", false, "A Bloom filter's layers, one line each"},
+    {"bf.scandump", cmd_scandump, "readonly", false, "Dumps a Bloom filter in chunks"},
+    {"bf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a Bloom filter from SCANDUMP chunks"},
+};
 
-    static const bfm_command_def cmds[] = {
-        {"bf.reserve", cmd_reserve, "write deny-oom", true, "Creates an empty scalable Bloom filter"},
-        {"bf.add", cmd_add, "write deny-oom", true, "Adds an item, creating the filter if needed"},
-        {"bf.madd", cmd_madd, "write deny-oom", true, "Adds items, creating the filter if needed"},
-        {"bf.insert", cmd_insert, "write deny-oom", true, "Adds items, creating the filter with options"},
-        {"bf.exists", cmd_exists, "readonly fast", false, "Whether an item may have been added"},
-        {"bf.mexists", cmd_mexists, "readonly fast", false, "Whether each item may have been added"},
-        {"bf.info", cmd_info, "readonly fast", false, "Information about a Bloom filter"},
-        {"bf.card", cmd_card, "readonly fast", false, "Items added to a Bloom filter"},
-        {"bf.scandump", cmd_scandump, "readonly", false, "Dumps a Bloom filter in chunks"},
-        {"bf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a Bloom filter from SCANDUMP chunks"},
-    };
-    return bfm_register_commands(ctx, cmds, sizeof cmds / sizeof cmds[0]);
-}
+/* Not RedisBloom's "MBbloom--": the encodings differ, so an RDB of one must
+ * never be read by the other. */
+const bfm_type_def bfm_bf_def = {
+    .name = "BLKFLT-BF",
+    .ops = &bfm_bf_ops,
+    .methods = &type_methods,
+    .type = &bf_type,
+    .commands = commands,
+    .num_commands = sizeof commands / sizeof commands[0],
+};

@@ -16,6 +16,7 @@ int bfm_bf_new(bfm_bf **out, const bf_scalable_params *params, uint64_t seed) {
     if (!b) return BF_ENOMEM;
     int rc = bf_scalable_new(&b->sc, &p);
     if (rc == BF_OK && seed) rc = bf_scalable_set_seed(b->sc, seed);
+    if (rc == BF_OK) rc = bf_scalable_set_growth_limit(b->sc, BFM_BF_MAX_BITS_PER_ITEM);
     if (rc != BF_OK) {
         bf_scalable_free(b->sc);
         free(b);
@@ -137,8 +138,9 @@ int bfm_bf_from_header(bfm_bf **out, const void *buf, size_t len) {
     }
     int rc = bf_scalable_restore(&b->sc, &p, seed, d, n);
     free(d);
+    if (rc == BF_OK) rc = bf_scalable_set_growth_limit(b->sc, BFM_BF_MAX_BITS_PER_ITEM);
     if (rc != BF_OK) {
-        free(b);
+        bfm_bf_free(b);
         return rc;
     }
     b->params = p;

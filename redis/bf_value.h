@@ -30,6 +30,17 @@ typedef struct bfm_bf {
 #define BFM_BF_HEADER_VERSION 1u
 #define BFM_BF_MAX_LAYERS BF_SCALABLE_MAX_LAYERS
 
+/* Growth guard of every value (bf_scalable_set_growth_limit). Each new
+ * layer tightens its FPR target by the chain's ratio, and below about 1e-6
+ * an SBBF's bits per key climb steeply (65 bits at 1e-6, 618 at 1e-10,
+ * 3347 at 1e-12): a chain that keeps growing (say EXPANSION 1 and a small
+ * capacity) would soon ask for gigabytes per layer for a handful of items.
+ * A layer is added only if its bitset costs at most this many bits per
+ * item of its capacity; past that the chain refuses adds (BF_ETOOBIG) as
+ * RedisBloom does when growth fails. */
+#define BFM_BF_MAX_BITS_PER_ITEM 512.0
+
+/* bfm_bf_new and bfm_bf_from_header give values with the guard set. */
 int bfm_bf_new(bfm_bf **out, const bf_scalable_params *params, uint64_t seed);
 void bfm_bf_free(bfm_bf *b);
 

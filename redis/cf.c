@@ -8,9 +8,9 @@
  * is checked (1..255, capacity >= 2 * BUCKETSIZE) and then not used, and
  * CF.INFO reports 4; the default kick-out limit is the library's 500, not
  * 20; a key of another type gives WRONGTYPE for every command; unknown
- * options are refused; an empty filter is dumped by CF.SCANDUMP like any
- * other (RedisBloom answers (0, nil), so it cannot be restored); CF.COMPACT
- * and CF.DEBUG do not exist.
+ * options are refused; CF.COMPACT frees the newest sub-filters left empty
+ * by deletes but moves no fingerprint (RedisBloom also moves fingerprints
+ * into older sub-filters, which this chain's sizes do not allow).
  *
  * Replication as for BF: only changes are replicated, and a command that
  * creates a filter first replicates an explicit CF.RESERVE.
@@ -19,18 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cf_chain.h"
-#include "module.h"
+#include <blockfilter.h>
+#include <blockfilter_advanced.h>
 
-RedisModuleType *bfm_cf_type;
+#include "cf_chain.h"
+#include "command.h"
+
+static RedisModuleType *cf_type;
 
 /* RedisBloom's default bucket size: the least capacity is twice it. */
 #define CF_COMPAT_BUCKETSIZE 2
 #define CF_BUCKET_SLOTS 4
-
-static const char *status_error(bfm_key_status st) {
-    return st == BFM_KEY_WRONGTYPE ? REDISMODULE_ERRORMSG_WRONGTYPE : "ERR not found";
-}
 
 typedef struct cf_opts {
     long long capacity;
@@ -60,10 +59,6 @@ static int create(bfm_cf **out, const cf_opts *o) {
                       (unsigned)o->max_iterations, seed);
 }
 
-static const char *create_error(int rc) {
-    return rc == BF_ENOMEM ? "ERR Insufficient memory to create filter" : "ERR Could not create filter";
-}
-
 /* "CF.RESERVE key capacity MAXITERATIONS m EXPANSION e ERROR f SEED s",
  * describing c exactly. */
 static void replicate_reserve(RedisModuleCtx *ctx, RedisModuleString *key, const bfm_cf *c) {
@@ -84,91 +79,59 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
     cf_opts o;
     default_opts(&o);
     if (rm.StringToLongLong(argv[2], &o.capacity) != REDISMODULE_OK)
-        return rm.ReplyWithError(ctx, "Bad capacity");
+        return bfm_reply_error(ctx, BFM_E_BAD_CAPACITY);
     long long bucket_size = CF_COMPAT_BUCKETSIZE;
     for (int i = 3; i + 1 < argc; i += 2) {
         RedisModuleString *a = argv[i], *v = argv[i + 1];
         if (bfm_arg_is(a, "MAXITERATIONS")) {
             if (rm.StringToLongLong(v, &o.max_iterations) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Couldn't parse MAXITERATIONS");
+                return bfm_reply_error(ctx, BFM_E_CF_PARSE_MAXITERATIONS);
             if (o.max_iterations < 1 || o.max_iterations > 65535)
-                return rm.ReplyWithError(
-                    ctx, "MAXITERATIONS: value must be an integer between 1 and 65535, inclusive.");
+                return bfm_reply_error(ctx, BFM_E_CF_MAXITERATIONS_RANGE);
         } else if (bfm_arg_is(a, "BUCKETSIZE")) {
             if (rm.StringToLongLong(v, &bucket_size) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Couldn't parse BUCKETSIZE");
+                return bfm_reply_error(ctx, BFM_E_CF_PARSE_BUCKETSIZE);
             if (bucket_size < 1 || bucket_size > 255)
-                return rm.ReplyWithError(
-                    ctx, "BUCKETSIZE: value must be an integer between 1 and 255, inclusive.");
+                return bfm_reply_error(ctx, BFM_E_CF_BUCKETSIZE_RANGE);
         } else if (bfm_arg_is(a, "EXPANSION")) {
             if (rm.StringToLongLong(v, &o.expansion) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Couldn't parse EXPANSION");
+                return bfm_reply_error(ctx, BFM_E_CF_PARSE_EXPANSION);
             if (o.expansion < 0 || o.expansion > BFM_CF_MAX_EXPANSION)
-                return rm.ReplyWithError(
-                    ctx, "EXPANSION: value must be an integer between 0 and 32768, inclusive.");
+                return bfm_reply_error(ctx, BFM_E_CF_EXPANSION_RANGE);
         } else if (bfm_arg_is(a, "ERROR")) {
             if (rm.StringToDouble(v, &o.error_rate) != REDISMODULE_OK ||
                 !(o.error_rate > 0 && o.error_rate < 1))
-                return rm.ReplyWithError(ctx, "ERR bad error rate");
+                return bfm_reply_error(ctx, BFM_E_BAD_ERROR_RATE);
         } else if (bfm_arg_is(a, "SEED")) {
-            if (!bfm_parse_u64(v, &o.seed)) return rm.ReplyWithError(ctx, "ERR bad seed");
+            if (!bfm_parse_u64(v, &o.seed)) return bfm_reply_error(ctx, BFM_E_BAD_SEED);
             o.has_seed = true;
         } else {
-            return rm.ReplyWithError(ctx, "Unknown argument received");
+            return bfm_reply_error(ctx, BFM_E_UNKNOWN_ARG);
         }
     }
     if (bucket_size * 2 > o.capacity)
-        return rm.ReplyWithError(ctx, "Capacity must be at least (BucketSize * 2)");
+        return bfm_reply_error(ctx, BFM_E_CF_CAPACITY_MIN);
 
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
-    if (st != BFM_KEY_EMPTY) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, st == BFM_KEY_OK ? "ERR item exists" : status_error(st));
-    }
-    bfm_cf *c;
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, cf_type, BFM_E_NONE,
+                      BFM_E_ITEM_EXISTS))
+        return REDISMODULE_OK;
+    bfm_cf *c = NULL;
     int rc = create(&c, &o);
-    if (rc != BF_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, create_error(rc));
-    }
-    rm.ModuleTypeSetValue(key, bfm_cf_type, c);
-    rm.CloseKey(key);
+    if (rc == BF_OK) bfm_key_set(&k, c);
+    bfm_key_close(&k);
+    if (rc != BF_OK) return bfm_reply_error(ctx, bfm_status_error(BFM_OP_CF_CREATE, rc));
     replicate_reserve(ctx, argv[1], c);
     return rm.ReplyWithSimpleString(ctx, "OK");
 }
 
-/* Adds items; nx: only those absent (CF.ADDNX, CF.INSERTNX); multi: array
- * reply (CF.INSERT, CF.INSERTNX). */
-static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModuleString **items,
-                      size_t n, const cf_opts *o, bool nocreate, bool nx, bool multi) {
-    RedisModuleKey *key = rm.OpenKey(ctx, keyname, REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
-    bfm_cf *c = v;
-    bool created = false;
-    if (st == BFM_KEY_EMPTY && !nocreate) {
-        int rc = create(&c, o);
-        if (rc != BF_OK) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, create_error(rc));
-        }
-        created = true;
-    } else if (st != BFM_KEY_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
-    if (c->n >= (uint64_t)bfm_cfg.cf_max_expansions) {
-        if (created) bfm_cf_free(c); /* the key stays as it was */
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, "Maximum expansions reached");
-    }
-    if (created) rm.ModuleTypeSetValue(key, bfm_cf_type, c);
+/* Adds items to c, replying for each; whether any was written. */
+static bool add_items(RedisModuleCtx *ctx, bfm_cf *c, RedisModuleString **items, size_t n, bool nx,
+                      bool multi) {
     /* RESP3 booleans except for CF.INSERTNX, which answers 1 / 0 / -1. */
     bool resp3 = bfm_resp3(ctx);
     bool bools = resp3 && (!nx || !multi);
-    bool changed = created;
+    bool changed = false;
     if (multi) rm.ReplyWithArray(ctx, (long)n);
     for (size_t i = 0; i < n; i++) {
         size_t len;
@@ -181,15 +144,43 @@ static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModu
             else
                 rm.ReplyWithLongLong(ctx, r == BFM_CF_INSERTED);
         } else if (!multi) {
-            rm.ReplyWithError(ctx, r == BFM_CF_NOSPACE ? "Filter is full" : "ERR Insufficient memory");
+            bfm_reply_error(ctx, r == BFM_CF_NOSPACE ? BFM_E_CF_FULL : BFM_E_NOMEM);
         } else if (resp3 && !nx) {
             rm.ReplyWithBool(ctx, 0);
         } else {
             rm.ReplyWithLongLong(ctx, -1);
         }
     }
-    rm.CloseKey(key);
-    if (created) replicate_reserve(ctx, keyname, c);
+    return changed;
+}
+
+/* Adds items; nx: only those absent (CF.ADDNX, CF.INSERTNX); multi: array
+ * reply (CF.INSERT, CF.INSERTNX). */
+static int add_common(RedisModuleCtx *ctx, RedisModuleString *keyname, RedisModuleString **items,
+                      size_t n, const cf_opts *o, bool nocreate, bool nx, bool multi) {
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, keyname, REDISMODULE_READ | REDISMODULE_WRITE, cf_type,
+                      nocreate ? BFM_E_NOT_FOUND : BFM_E_NONE, BFM_E_NONE))
+        return REDISMODULE_OK;
+    bfm_cf *c = k.value, *created = NULL;
+    bfm_err err = BFM_E_NONE;
+    if (!c) {
+        int rc = create(&created, o);
+        if (rc != BF_OK) err = bfm_status_error(BFM_OP_CF_CREATE, rc);
+        c = created;
+    }
+    if (!err && c->n >= (uint64_t)bfm_cfg.cf_max_expansions) err = BFM_E_CF_MAX_EXPANSIONS;
+    bool changed = false;
+    if (err) {
+        bfm_cf_free(created); /* the key stays as it was */
+        created = NULL;
+    } else {
+        if (created) bfm_key_set(&k, created);
+        changed = add_items(ctx, c, items, n, nx, multi) || created != NULL;
+    }
+    bfm_key_close(&k);
+    if (err) return bfm_reply_error(ctx, err);
+    if (created) replicate_reserve(ctx, keyname, created);
     if (changed) rm.ReplicateVerbatim(ctx);
     return REDISMODULE_OK;
 }
@@ -221,13 +212,13 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
         } else if (bfm_arg_is(argv[i], "CAPACITY")) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToLongLong(argv[++i], &o.capacity) != REDISMODULE_OK)
-                return rm.ReplyWithError(ctx, "Bad capacity");
+                return bfm_reply_error(ctx, BFM_E_BAD_CAPACITY);
             if (2 * CF_COMPAT_BUCKETSIZE > o.capacity)
-                return rm.ReplyWithError(ctx, "Capacity must be at least (BucketSize * 2)");
+                return bfm_reply_error(ctx, BFM_E_CF_CAPACITY_MIN);
         } else if (bfm_arg_is(argv[i], "NOCREATE")) {
             nocreate = true;
         } else {
-            return rm.ReplyWithError(ctx, "Unknown argument received");
+            return bfm_reply_error(ctx, BFM_E_UNKNOWN_ARG);
         }
     }
     if (items < 0 || items == argc) return rm.WrongArity(ctx);
@@ -239,32 +230,27 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 static int check_common(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, bool multi,
                         bool count) {
     if (multi ? argc < 3 : argc != 3) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
-    if (st == BFM_KEY_WRONGTYPE) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, REDISMODULE_ERRORMSG_WRONGTYPE);
-    }
-    const bfm_cf *c = v;
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, cf_type, BFM_E_NONE, BFM_E_NONE))
+        return REDISMODULE_OK;
+    const bfm_cf *c = k.value;
     size_t n = (size_t)argc - 2;
     bfm_hashes hb;
-    if (st == BFM_KEY_OK) {
-        if (!bfm_hashes_of(&hb, c->seed, argv + 2, n)) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, "ERR Insufficient memory");
+    bool hashed = c && bfm_hashes_of(&hb, c->seed, argv + 2, n);
+    if (hashed && !count) bfm_cf_contains_hashes(c, hb.h, n, hb.flag);
+    if (c && !hashed) {
+        bfm_reply_error(ctx, BFM_E_NOMEM);
+    } else {
+        if (multi) rm.ReplyWithArray(ctx, (long)n);
+        for (size_t i = 0; i < n; i++) {
+            if (count)
+                rm.ReplyWithLongLong(ctx, hashed ? (long long)bfm_cf_count(c, hb.h[i]) : 0);
+            else
+                bfm_reply_bool(ctx, hashed && hb.flag[i]);
         }
-        if (!count) bfm_cf_contains_hashes(c, hb.h, n, hb.flag);
     }
-    if (multi) rm.ReplyWithArray(ctx, (long)n);
-    for (size_t i = 0; i < n; i++) {
-        if (count)
-            rm.ReplyWithLongLong(ctx, st == BFM_KEY_OK ? (long long)bfm_cf_count(c, hb.h[i]) : 0);
-        else
-            bfm_reply_bool(ctx, st == BFM_KEY_OK && hb.flag[i]);
-    }
-    if (st == BFM_KEY_OK) bfm_hashes_free(&hb);
-    if (key) rm.CloseKey(key);
+    if (hashed) bfm_hashes_free(&hb);
+    bfm_key_close(&k);
     return REDISMODULE_OK;
 }
 
@@ -281,40 +267,21 @@ static int cmd_count(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
 /* CF.DEL key item: 1 if a copy was removed, 0 if the item was absent. */
 static int cmd_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
-    if (st != BFM_KEY_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, st == BFM_KEY_WRONGTYPE ? REDISMODULE_ERRORMSG_WRONGTYPE
-                                                              : "Not found");
-    }
-    bfm_cf *c = v;
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, cf_type,
+                      BFM_E_CF_DEL_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    bfm_cf *c = k.value;
     size_t len;
     const char *s = rm.StringPtrLen(argv[2], &len);
     bool removed = bfm_cf_delete(c, bfm_cf_hash(c, s, len));
-    rm.CloseKey(key);
+    bfm_key_close(&k);
     if (removed) rm.ReplicateVerbatim(ctx);
     bfm_reply_bool(ctx, removed);
     return REDISMODULE_OK;
 }
 
-/* CF.INFO key [ALL]: RedisBloom's eight fields; ALL adds this module's. */
-static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
-    if (argc != 2 && argc != 3) return rm.WrongArity(ctx);
-    bool all = false;
-    if (argc == 3) {
-        if (!bfm_arg_is(argv[2], "ALL")) return rm.ReplyWithError(ctx, "Invalid information value");
-        all = true;
-    }
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
-    if (st != BFM_KEY_OK) {
-        if (key) rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
-    const bfm_cf *c = v;
+static void reply_info(RedisModuleCtx *ctx, const bfm_cf *c, bool all) {
     bfm_reply_map(ctx, all ? 12 : 8);
     rm.ReplyWithSimpleString(ctx, "Size");
     rm.ReplyWithLongLong(ctx, (long long)bfm_cf_mem_usage(c));
@@ -332,99 +299,140 @@ static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     rm.ReplyWithLongLong(ctx, c->expansion);
     rm.ReplyWithSimpleString(ctx, "Max iterations");
     rm.ReplyWithLongLong(ctx, c->max_kicks);
-    if (all) {
-        rm.ReplyWithSimpleString(ctx, "Error rate");
-        rm.ReplyWithDouble(ctx, c->fpp);
-        rm.ReplyWithSimpleString(ctx, "Load factor");
-        rm.ReplyWithDouble(ctx, (double)bfm_cf_items(c) / (double)bfm_cf_slots(c));
-        rm.ReplyWithSimpleString(ctx, "Estimated FPR");
-        rm.ReplyWithDouble(ctx, bfm_cf_est_fpp(c));
-        rm.ReplyWithSimpleString(ctx, "Keyed hashing");
-        rm.ReplyWithLongLong(ctx, c->seed != 0);
+    if (!all) return;
+    rm.ReplyWithSimpleString(ctx, "Error rate");
+    rm.ReplyWithDouble(ctx, c->fpp);
+    rm.ReplyWithSimpleString(ctx, "Load factor");
+    rm.ReplyWithDouble(ctx, (double)bfm_cf_items(c) / (double)bfm_cf_slots(c));
+    rm.ReplyWithSimpleString(ctx, "Estimated FPR");
+    rm.ReplyWithDouble(ctx, bfm_cf_est_fpp(c));
+    rm.ReplyWithSimpleString(ctx, "Keyed hashing");
+    rm.ReplyWithLongLong(ctx, c->seed != 0);
+}
+
+/* CF.INFO key [ALL]: RedisBloom's eight fields; ALL adds this module's. */
+static int cmd_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2 && argc != 3) return rm.WrongArity(ctx);
+    bool all = false;
+    if (argc == 3) {
+        if (!bfm_arg_is(argv[2], "ALL")) return bfm_reply_error(ctx, BFM_E_INVALID_INFO);
+        all = true;
     }
-    rm.CloseKey(key);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, cf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    reply_info(ctx, k.value, all);
+    bfm_key_close(&k);
     return REDISMODULE_OK;
 }
 
 /* CF.SCANDUMP key pos: (1, header) for pos 0, then (next, bytes), then
- * (0, nil). */
+ * (0, nil); (0, nil) at once for a filter without items, as RedisBloom
+ * answers (so, as there, such a filter is not restored from its dump). */
 static int cmd_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 3) return rm.WrongArity(ctx);
     long long pos;
     if (rm.StringToLongLong(argv[2], &pos) != REDISMODULE_OK || pos < 0)
-        return rm.ReplyWithError(ctx, "Invalid position");
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
-    if (st != BFM_KEY_OK) {
-        if (key) rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
-    bfm_dump_reply_scan(ctx, &bfm_cf_ops, v, pos, true);
-    rm.CloseKey(key);
+        return bfm_reply_error(ctx, BFM_E_CF_POSITION);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, cf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    bool empty = bfm_cf_items(k.value) == 0;
+    bfm_dump_reply_scan(ctx, &bfm_cf_ops, k.value, empty ? -1 : pos, true);
+    bfm_key_close(&k);
     return REDISMODULE_OK;
 }
 
-/* CF.LOADCHUNK key pos data */
+/* CF.LOADCHUNK key pos data: pos 1 creates the filter from a header on a
+ * missing key; any other position writes a chunk into an existing one. */
 static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 4) return rm.WrongArity(ctx);
-    RedisModuleKey *key = rm.OpenKey(ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE);
-    void *v;
-    bfm_key_status st = bfm_key_get(key, bfm_cf_type, &v);
     long long pos;
-    if (rm.StringToLongLong(argv[2], &pos) != REDISMODULE_OK || pos == 0) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, "Invalid position");
-    }
+    if (rm.StringToLongLong(argv[2], &pos) != REDISMODULE_OK || pos == 0)
+        return bfm_reply_error(ctx, BFM_E_CF_POSITION);
     size_t len;
     const char *data = rm.StringPtrLen(argv[3], &len);
-    if (pos == 1) {
-        if (st != BFM_KEY_EMPTY) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, st == BFM_KEY_OK ? "ERR item exists" : status_error(st));
-        }
-        bfm_cf *c;
+    bool header = pos == 1;
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, cf_type,
+                      header ? BFM_E_NONE : BFM_E_NOT_FOUND, header ? BFM_E_ITEM_EXISTS : BFM_E_NONE))
+        return REDISMODULE_OK;
+    bfm_err err = BFM_E_NONE;
+    if (header) {
+        bfm_cf *c = NULL;
         int rc = bfm_cf_from_header(&c, data, len);
-        if (rc != BF_OK) {
-            rm.CloseKey(key);
-            return rm.ReplyWithError(ctx, rc == BF_EFORMAT ? "Invalid header" : "Couldn't create filter!");
-        }
-        rm.ModuleTypeSetValue(key, bfm_cf_type, c);
-        rm.CloseKey(key);
-        rm.ReplicateVerbatim(ctx);
-        return rm.ReplyWithSimpleString(ctx, "OK");
+        if (rc == BF_OK)
+            bfm_key_set(&k, c);
+        else
+            err = bfm_status_error(BFM_OP_CF_RESTORE, rc);
+    } else if (len == 0 || !bfm_dump_write_chunk(&bfm_cf_ops, k.value, pos, data, len)) {
+        err = BFM_E_CF_BAD_CHUNK;
     }
-    if (st != BFM_KEY_OK) {
-        rm.CloseKey(key);
-        return rm.ReplyWithError(ctx, status_error(st));
-    }
-    bool ok = len > 0 && bfm_dump_write_chunk(&bfm_cf_ops, v, pos, data, len);
-    rm.CloseKey(key);
-    if (!ok) return rm.ReplyWithError(ctx, "Couldn't load chunk!");
+    bfm_key_close(&k);
+    if (err) return bfm_reply_error(ctx, err);
     rm.ReplicateVerbatim(ctx);
     return rm.ReplyWithSimpleString(ctx, "OK");
+}
+
+/* CF.COMPACT key: frees the newest sub-filters left empty by deletes
+ * (bfm_cf_compact says why fingerprints do not move). OK. */
+static int cmd_compact(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm.WrongArity(ctx);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, cf_type,
+                      BFM_E_CF_COMPACT_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    uint32_t freed = bfm_cf_compact(k.value);
+    bfm_key_close(&k);
+    if (freed) rm.ReplicateVerbatim(ctx);
+    return rm.ReplyWithSimpleString(ctx, "OK");
+}
+
+/* CF.DEBUG key: RedisBloom's one line, with this chain's figures (the
+ * first sub-filter's buckets, as CF.INFO). */
+static int cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
+    if (argc != 2) return rm.WrongArity(ctx);
+    bfm_key k;
+    if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ, cf_type, BFM_E_NOT_FOUND, BFM_E_NONE))
+        return REDISMODULE_OK;
+    const bfm_cf *c = k.value;
+    char line[256];
+    int len = snprintf(line, sizeof line,
+                       "bktsize:%u buckets:%llu items:%llu deletes:%llu filters:%u "
+                       "max_iterations:%u expansion:%u",
+                       CF_BUCKET_SLOTS, (unsigned long long)bf_cuckoo_num_buckets(c->f[0]),
+                       (unsigned long long)bfm_cf_items(c), (unsigned long long)c->deletes, c->n,
+                       c->max_kicks, c->expansion);
+    bfm_key_close(&k);
+    return rm.ReplyWithStringBuffer(ctx, line, (size_t)len);
 }
 
 /* ---- The data type (dump.h does the work) ---- */
 
 BFM_DUMP_TYPE_METHODS(type_methods, bfm_cf_ops, bfm_cf_mem_usage);
 
-int bfm_cf_register(RedisModuleCtx *ctx) {
-    bfm_cf_type = rm.CreateDataType(ctx, "BLKFLT-CF", bfm_cf_ops.encver, &type_methods);
-    if (!bfm_cf_type) return REDISMODULE_ERR;
-    static const bfm_command_def cmds[] = {
-        {"cf.reserve", cmd_reserve, "write deny-oom", true, "Creates an empty cuckoo filter"},
-        {"cf.add", cmd_add, "write deny-oom", true, "Adds an item, creating the filter if needed"},
-        {"cf.addnx", cmd_add, "write deny-oom", true, "Adds an item unless it may be present"},
-        {"cf.insert", cmd_insert, "write deny-oom", true, "Adds items, creating the filter with options"},
-        {"cf.insertnx", cmd_insert, "write deny-oom", true, "Adds the items that may be absent"},
-        {"cf.exists", cmd_exists, "readonly fast", false, "Whether an item may be present"},
-        {"cf.mexists", cmd_mexists, "readonly fast", false, "Whether each item may be present"},
-        {"cf.count", cmd_count, "readonly fast", false, "Copies of an item's fingerprint"},
-        {"cf.del", cmd_del, "write fast", true, "Removes one copy of an item"},
-        {"cf.info", cmd_info, "readonly fast", false, "Information about a cuckoo filter"},
-        {"cf.scandump", cmd_scandump, "readonly", false, "Dumps a cuckoo filter in chunks"},
-        {"cf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a cuckoo filter from SCANDUMP chunks"},
-    };
-    return bfm_register_commands(ctx, cmds, sizeof cmds / sizeof cmds[0]);
-}
+static const bfm_command_def commands[] = {
+    {"cf.reserve", cmd_reserve, "write deny-oom", true, "Creates an empty cuckoo filter"},
+    {"cf.add", cmd_add, "write deny-oom", true, "Adds an item, creating the filter if needed"},
+    {"cf.addnx", cmd_add, "write deny-oom", true, "Adds an item unless it may be present"},
+    {"cf.insert", cmd_insert, "write deny-oom", true, "Adds items, creating the filter with options"},
+    {"cf.insertnx", cmd_insert, "write deny-oom", true, "Adds the items that may be absent"},
+    {"cf.exists", cmd_exists, "readonly fast", false, "Whether an item may be present"},
+    {"cf.mexists", cmd_mexists, "readonly fast", false, "Whether each item may be present"},
+    {"cf.count", cmd_count, "readonly fast", false, "Copies of an item's fingerprint"},
+    {"cf.del", cmd_del, "write fast", true, "Removes one copy of an item"},
+    {"cf.info", cmd_info, "readonly fast", false, "Information about a cuckoo filter"},
+    {"cf.debug", cmd_debug, "readonly fast", false, "A cuckoo filter's layout in one line"},
+    {"cf.compact", cmd_compact, "write", true, "Frees sub-filters left empty by deletes"},
+    {"cf.scandump", cmd_scandump, "readonly", false, "Dumps a cuckoo filter in chunks"},
+    {"cf.loadchunk", cmd_loadchunk, "write deny-oom", true, "Restores a cuckoo filter from SCANDUMP chunks"},
+};
+
+const bfm_type_def bfm_cf_def = {
+    .name = "BLKFLT-CF",
+    .ops = &bfm_cf_ops,
+    .methods = &type_methods,
+    .type = &cf_type,
+    .commands = commands,
+    .num_commands = sizeof commands / sizeof commands[0],
+};

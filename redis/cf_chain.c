@@ -131,6 +131,16 @@ bool bfm_cf_delete(bfm_cf *c, uint64_t hash) {
     return false;
 }
 
+uint32_t bfm_cf_compact(bfm_cf *c) {
+    uint32_t freed = 0;
+    while (c->n > 1 && bf_cuckoo_count(c->f[c->n - 1]) == 0) {
+        bf_cuckoo_free(c->f[--c->n]);
+        c->f[c->n] = NULL;
+        freed++;
+    }
+    return freed;
+}
+
 uint64_t bfm_cf_items(const bfm_cf *c) {
     uint64_t n = 0;
     for (uint32_t i = 0; i < c->n; i++) n += bf_cuckoo_count(c->f[i]);

@@ -64,6 +64,12 @@ void bfm_cf_contains_hashes(const bfm_cf *c, const uint64_t *hashes, size_t n, u
 uint64_t bfm_cf_count(const bfm_cf *c, uint64_t hash);
 /* Removes one copy, from the newest sub-filter that has one. */
 bool bfm_cf_delete(bfm_cf *c, uint64_t hash);
+/* Frees the newest sub-filters that hold nothing (after deletes), never
+ * the first; returns how many. Adds already try the newest sub-filter and
+ * then older ones, so the chain answers as before and grows again to the
+ * same sizes. Fingerprints are not moved between sub-filters: a key's two
+ * buckets in one say nothing about its buckets in another. */
+uint32_t bfm_cf_compact(bfm_cf *c);
 
 uint64_t bfm_cf_items(const bfm_cf *c);       /* fingerprints stored */
 uint64_t bfm_cf_slots(const bfm_cf *c);       /* slots over all sub-filters */

@@ -11,6 +11,10 @@
 
 #include "rm_abi.h"
 
+/* Chunks of SCANDUMP replies, AOF rewrite LOADCHUNKs and RDB string
+ * buffers: RedisBloom's limit, well under proto-max-bulk-len (512 MiB). */
+#define BFM_CHUNK_BYTES ((size_t)16 << 20)
+
 typedef struct bfm_dump_ops {
     const char *what;          /* "BF" or "CF", for log lines */
     const char *loadchunk_cmd; /* "BF.LOADCHUNK" / "CF.LOADCHUNK" */
@@ -34,8 +38,8 @@ bool bfm_dump_locate(const bfm_dump_ops *ops, const void *v, uint64_t offset, si
                      uint64_t *part_off, uint64_t *left);
 
 /* SCANDUMP: (1, header) for iter 0; (next, up to BFM_CHUNK_BYTES) for iter
- * >= 1 with next = iter + its length; at the end (0, "") or, with
- * nil_at_end, (0, nil). */
+ * >= 1 with next = iter + its length; at the end, and for a negative iter,
+ * (0, "") or, with nil_at_end, (0, nil). */
 void bfm_dump_reply_scan(RedisModuleCtx *ctx, const bfm_dump_ops *ops, const void *v,
                          long long iter, bool nil_at_end);
 

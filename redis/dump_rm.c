@@ -4,7 +4,7 @@
 #include <blockfilter.h>
 
 #include "dump.h"
-#include "module.h"
+#include "errors.h"
 
 static size_t chunk_len(uint64_t left) {
     return left < BFM_CHUNK_BYTES ? (size_t)left : BFM_CHUNK_BYTES;
@@ -20,7 +20,7 @@ void bfm_dump_reply_scan(RedisModuleCtx *ctx, const bfm_dump_ops *ops, const voi
         uint8_t *h = bfm_dump_header(ops, v, &hl);
         if (!h) {
             rm.ReplyWithLongLong(ctx, 0);
-            rm.ReplyWithError(ctx, "ERR Insufficient memory");
+            bfm_reply_error(ctx, BFM_E_NOMEM);
             return;
         }
         rm.ReplyWithLongLong(ctx, 1);

@@ -21,151 +21,27 @@
  *                         library's and Parquet's hash) or a random seed
  *                         per key (keyed hashing against crafted items)
  */
-#include "module.h"
+#include "command.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <blockfilter.h>
 #include <blockfilter_advanced.h>
 
-struct bf_rm_api rm;
+/* The module's name (MODULE LIST; RedisBloom's, so clients that look for
+ * it find this one); its version is the library's (major*10000 + minor*100
+ * + patch). */
+#define MODULE_NAME "bf"
 
-bfm_config bfm_cfg = {
-    .bf_error_rate = 0.01,
-    .bf_initial_size = 100,
-    .bf_expansion = 2,
-    .bf_ratio = 0.8,
-    .cf_initial_size = 1024,
-    .cf_max_expansions = 32,
-    .cf_max_iterations = 500,
-    .cf_expansion = 1,
-    .cf_error_rate = 0.01,
-    .random_seed = false,
-};
+/* The data types and their commands: each command file's table. */
+static const bfm_type_def *const types[] = {&bfm_bf_def, &bfm_cf_def};
 
-/* ---- Binding to the server's API ---- */
+/* ---- Registration ---- */
 
-typedef int (*bf_rm_getapi_fn)(const char *name, void *out);
-
-int bf_rm_bind(RedisModuleCtx *ctx, const char **missing) {
-    /* The context's first field is the lookup function (read with memcpy:
-     * C has no conversion from an object pointer to a function pointer). */
-    bf_rm_getapi_fn getapi;
-    memcpy(&getapi, (const void *)ctx, sizeof getapi);
-#define BF_RM_FETCH(ret, name, params, required)                                  \
-    if (getapi("RedisModule_" #name, (void *)&rm.name) != REDISMODULE_OK) {     \
-        rm.name = NULL;                                                          \
-        if (required) {                                                          \
-            *missing = "RedisModule_" #name;                                     \
-            return REDISMODULE_ERR;                                              \
-        }                                                                        \
-    }
-    BF_RM_API_LIST(BF_RM_FETCH)
-#undef BF_RM_FETCH
-    return REDISMODULE_OK;
-}
-
-/* ---- Helpers ---- */
-
-bfm_key_status bfm_key_get(RedisModuleKey *key, RedisModuleType *type, void **value) {
-    *value = NULL;
-    if (!key) return BFM_KEY_EMPTY;
-    int t = rm.KeyType(key);
-    if (t == REDISMODULE_KEYTYPE_EMPTY) return BFM_KEY_EMPTY;
-    if (t != REDISMODULE_KEYTYPE_MODULE || rm.ModuleTypeGetType(key) != type) return BFM_KEY_WRONGTYPE;
-    *value = rm.ModuleTypeGetValue(key);
-    return BFM_KEY_OK;
-}
-
-bool bfm_arg_is(RedisModuleString *arg, const char *keyword) {
-    size_t len;
-    const char *s = rm.StringPtrLen(arg, &len);
-    return len == strlen(keyword) && strncasecmp(s, keyword, len) == 0;
-}
-
-bool bfm_resp3(RedisModuleCtx *ctx) {
-    return rm.ReplyWithBool && rm.ReplyWithMap &&
-           (rm.GetContextFlags(ctx) & REDISMODULE_CTX_FLAGS_RESP3);
-}
-
-/* ReplyWithBool answers :1 / :0 to a RESP2 client and #t / #f to a RESP3
- * one, and ReplyWithMap a flat array of 2n elements to RESP2: no need to
- * ask for the protocol (GetContextFlags computes every context flag, a
- * measurable part of a BF.EXISTS). */
-void bfm_reply_bool(RedisModuleCtx *ctx, bool b) {
-    if (rm.ReplyWithBool)
-        rm.ReplyWithBool(ctx, b);
-    else
-        rm.ReplyWithLongLong(ctx, b);
-}
-
-void bfm_reply_map(RedisModuleCtx *ctx, long pairs) {
-    if (rm.ReplyWithMap)
-        rm.ReplyWithMap(ctx, pairs);
-    else
-        rm.ReplyWithArray(ctx, 2 * pairs);
-}
-
-bool bfm_parse_u64(RedisModuleString *arg, uint64_t *out) {
-    size_t len;
-    const char *s = rm.StringPtrLen(arg, &len);
-    if (len == 0 || len > 20) return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') return false;
-        uint64_t d = (uint64_t)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10) return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-bool bfm_hashes_of(bfm_hashes *hb, uint64_t seed, RedisModuleString **items, size_t n) {
-    if (n <= 64) {
-        hb->h = hb->h_small;
-        hb->flag = hb->flag_small;
-    } else {
-        hb->h = malloc(n * sizeof *hb->h);
-        hb->flag = malloc(n);
-        if (!hb->h || !hb->flag) {
-            free(hb->h);
-            free(hb->flag);
-            return false;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const char *s = rm.StringPtrLen(items[i], &len);
-        hb->h[i] = bf_hash_xxh64_seeded(s, len, seed);
-    }
-    return true;
-}
-
-void bfm_hashes_free(bfm_hashes *hb) {
-    if (hb->h != hb->h_small) {
-        free(hb->h);
-        free(hb->flag);
-    }
-}
-
-int bfm_new_seed(uint64_t *seed) {
-    *seed = 0;
-    if (!bfm_cfg.random_seed) return BF_OK;
-    return bf_random_seed(seed);
-}
-
-const char *bfm_create_error(int status) {
-    return status == BF_ENOMEM ? "ERR Insufficient memory to create filter"
-                               : "ERR could not create filter";
-}
-
-static int register_command(RedisModuleCtx *ctx, const char *name, RedisModuleCmdFunc fn,
-                            const char *flags, bool write, const char *summary) {
-    if (rm.CreateCommand(ctx, name, fn, flags, 1, 1, 1) != REDISMODULE_OK) return REDISMODULE_ERR;
+static int register_command(RedisModuleCtx *ctx, const bfm_command_def *c) {
+    if (rm.CreateCommand(ctx, c->name, c->fn, c->flags, 1, 1, 1) != REDISMODULE_OK)
+        return REDISMODULE_ERR;
     if (!rm.GetCommand || !rm.SetCommandInfo) return REDISMODULE_OK;
     /* Key specs: how the key at argv[1] is used (ACL key permissions such
      * as %R~ read only, and COMMAND INFO / COMMAND DOCS). Without this the
@@ -178,7 +54,7 @@ static int register_command(RedisModuleCtx *ctx, const char *name, RedisModuleCm
     };
     RedisModuleCommandKeySpec specs[2];
     memset(specs, 0, sizeof specs);
-    specs[0].flags = write ? REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_UPDATE
+    specs[0].flags = c->write ? REDISMODULE_CMD_KEY_RW | REDISMODULE_CMD_KEY_UPDATE
                            : REDISMODULE_CMD_KEY_RO | REDISMODULE_CMD_KEY_ACCESS;
     specs[0].begin_search_type = REDISMODULE_KSPEC_BS_INDEX;
     specs[0].bs.index.pos = 1;
@@ -189,19 +65,19 @@ static int register_command(RedisModuleCtx *ctx, const char *name, RedisModuleCm
     RedisModuleCommandInfo info;
     memset(&info, 0, sizeof info);
     info.version = &version;
-    info.summary = summary;
+    info.summary = c->summary;
     info.since = "0.1.0";
     info.key_specs = specs;
-    RedisModuleCommand *cmd = rm.GetCommand(ctx, name);
+    RedisModuleCommand *cmd = rm.GetCommand(ctx, c->name);
     if (!cmd || rm.SetCommandInfo(cmd, &info) != REDISMODULE_OK) return REDISMODULE_ERR;
     return REDISMODULE_OK;
 }
 
-int bfm_register_commands(RedisModuleCtx *ctx, const bfm_command_def *defs, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (register_command(ctx, defs[i].name, defs[i].fn, defs[i].flags, defs[i].write,
-                             defs[i].summary) != REDISMODULE_OK)
-            return REDISMODULE_ERR;
+static int register_type(RedisModuleCtx *ctx, const bfm_type_def *def) {
+    *def->type = rm.CreateDataType(ctx, def->name, def->ops->encver, def->methods);
+    if (!*def->type) return REDISMODULE_ERR;
+    for (size_t i = 0; i < def->num_commands; i++)
+        if (register_command(ctx, &def->commands[i]) != REDISMODULE_OK) return REDISMODULE_ERR;
     return REDISMODULE_OK;
 }
 
@@ -302,11 +178,11 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
             fprintf(stderr, "blockfilter: this server lacks %s (Redis >= 7.0 needed)\n", missing);
         return REDISMODULE_ERR;
     }
-    if (rm.IsModuleNameBusy(BFM_MODULE_NAME)) {
-        rm.Log(ctx, "warning", "a module named '" BFM_MODULE_NAME "' (RedisBloom?) is loaded already");
+    if (rm.IsModuleNameBusy(MODULE_NAME)) {
+        rm.Log(ctx, "warning", "a module named '" MODULE_NAME "' (RedisBloom?) is loaded already");
         return REDISMODULE_ERR;
     }
-    rm.SetModuleAttribs(ctx, BFM_MODULE_NAME, (int)bf_version_number(), REDISMODULE_APIVER_1);
+    rm.SetModuleAttribs(ctx, MODULE_NAME, (int)bf_version_number(), REDISMODULE_APIVER_1);
     if (parse_load_args(ctx, argv, argc) != REDISMODULE_OK) return REDISMODULE_ERR;
     rm.SetModuleOptions(ctx, REDISMODULE_OPTIONS_HANDLE_IO_ERRORS);
     const char *kernel = "?";
@@ -316,7 +192,7 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
            "SEED %s",
            bf_version_string(), kernel, bfm_cfg.bf_error_rate, bfm_cfg.bf_initial_size,
            bfm_cfg.cf_max_expansions, bfm_cfg.random_seed ? "RANDOM" : "0");
-    if (bfm_bf_register(ctx) != REDISMODULE_OK) return REDISMODULE_ERR;
-    if (bfm_cf_register(ctx) != REDISMODULE_OK) return REDISMODULE_ERR;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (register_type(ctx, types[i]) != REDISMODULE_OK) return REDISMODULE_ERR;
     return REDISMODULE_OK;
 }

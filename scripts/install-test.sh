@@ -4,11 +4,17 @@
 # library with a versioned SONAME, pkg-config file, the tool), then builds
 # an example against the installed library with nothing but
 # `pkg-config --cflags --libs blockfilter`, and runs it; once linked
-# dynamically, once statically, and the headers once more as C++.
+# dynamically, once statically, and the headers once more as C++. Then
+# the CMake package: a CMake project (tests/install/cmake) finds the
+# installed tree with find_package(blockfilter CONFIG) and no pkg-config,
+# and links blockfilter::blockfilter shared and static, from the prefix and
+# from a copy of it moved elsewhere. Last, docs/adopting.md's snippets run
+# against the installed tree (tests/docs/run_tutorial.py, as the tutorial).
 #
 #   ./scripts/install-test.sh [BUILD_DIR]   (default: build/install-test)
 #
-# Exit 0 when every check passed; prints one line per check.
+# Exit 0 when every check passed; prints one line per check and, last,
+# "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,11 +25,13 @@ trap 'rm -rf "$prefix" "$work"' EXIT
 cc=${CC:-cc}
 cxx=${CXX:-c++}
 fails=0
+passes=0
 check() { # description command...
   local what=$1
   shift
   if "$@" >"$work/last.log" 2>&1; then
     echo "ok   $what"
+    passes=$((passes + 1))
   else
     echo "FAIL $what"
     sed 's/^/     /' "$work/last.log" | tail -n 20
@@ -83,9 +91,45 @@ check "installed tool builds and queries a filter" \
   bash -c "LD_LIBRARY_PATH='$libdir' '$prefix/bin/blockfilter' build --quiet -o f.bf keys.txt && \
            LD_LIBRARY_PATH='$libdir' '$prefix/bin/blockfilter' query --count f.bf keys.txt"
 
+# The CMake package, with pkg-config out of reach.
+cmakedir=$(dirname "$(find "$prefix" -name blockfilterConfig.cmake | head -n 1)")
+version=$(sed -n 's/^#define BF_VERSION_STRING "\(.*\)"/\1/p' "$prefix/include/blockfilter.h")
+check "CMake package installed (config and version file)" \
+  test -f "$cmakedir/blockfilterConfig.cmake" -a -f "$cmakedir/blockfilterConfigVersion.cmake"
+cmake_consumer() { # name prefix [cmake args...]
+  local name=$1 pfx=$2
+  shift 2
+  rm -rf "$work/cmake-$name"
+  env -u PKG_CONFIG_PATH PKG_CONFIG=/bin/false cmake -S "$root/tests/install/cmake" -B "$work/cmake-$name" \
+    -DCMAKE_PREFIX_PATH="$pfx" -DBF_EXPECT_VERSION="$version" "$@" &&
+    cmake --build "$work/cmake-$name" -j 2 &&
+    "$work/cmake-$name/consumer_c" && "$work/cmake-$name/consumer_cpp"
+}
+check "CMake consumer, shared: find_package, build, run (C and C++)" cmake_consumer shared "$prefix"
+check "CMake consumer, shared: linked to the installed libblockfilter.so" \
+  bash -c "ldd '$work/cmake-shared/consumer_c' | grep -q 'libblockfilter\.so[.0-9]* => $libdir/'"
+check "CMake consumer, static (BLOCKFILTER_USE_STATIC_LIBS): build, run" \
+  cmake_consumer static "$prefix" -DBLOCKFILTER_USE_STATIC_LIBS=ON
+check "CMake consumer, static: no libblockfilter.so needed" \
+  bash -c "! ldd '$work/cmake-static/consumer_c' | grep -q libblockfilter"
+check "find_package refuses another minor version" \
+  bash -c "! cmake -S '$root/tests/install/cmake' -B '$work/cmake-badversion' -DCMAKE_PREFIX_PATH='$prefix' \
+             -DBF_EXPECT_VERSION=${version%%.*}.99 >'$work/cmake-badversion.log' 2>&1"
+cp -a "$prefix" "$work/moved-prefix"
+check "CMake consumer against a moved copy of the prefix" \
+  cmake_consumer moved "$work/moved-prefix" -DBLOCKFILTER_USE_STATIC_LIBS=ON
+check "... which refers to the copy only" bash -c "! grep -q '$prefix' '$work/cmake-moved/CMakeCache.txt'"
+
+# docs/adopting.md: each way of adopting blockfilter, run as written.
+check "docs/adopting.md snippets" \
+  /usr/bin/python3 "$root/tests/docs/run_tutorial.py" --doc "$root/docs/adopting.md" \
+    --tool "$prefix/bin/blockfilter" --source "$root" --work "$work/adopting" \
+    --env "PREFIX=$prefix" --env "PKG_CONFIG_PATH=$(dirname "$pcfile")" --env "LD_LIBRARY_PATH=$libdir"
+
 if [ "$fails" -eq 0 ]; then
   echo "install-test: all passed"
 else
   echo "install-test: $fails failed"
-  exit 1
 fi
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

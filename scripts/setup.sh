@@ -9,8 +9,8 @@
 #   scripts/setup.sh --python   only what the Python package needs (docs/python.md)
 set -euo pipefail
 
-base=(meson ninja-build pkg-config gcc g++ libxxhash-dev)
-tests=(libcriterion-dev valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+base=(meson ninja-build pkg-config gcc g++)
+tests=(libcriterion-dev libxxhash-dev cmake valgrind gcc-aarch64-linux-gnu libc6-dev-arm64-cross
        gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
        clang libclang-rt-14-dev libsimde-dev
        redis-server redis-tools python3-redis)

@@ -12,7 +12,9 @@
 # the suite under ASan+UBSan (gcc), which includes the fuzz-corpus replay;
 # the concurrency test under ThreadSanitizer; the CLI under valgrind
 # memcheck; install into a temporary prefix and build an example against
-# the installed pkg-config file; aarch64 cross build with the plain-C tests
+# the installed pkg-config file and a CMake project against the CMake
+# package, and run docs/adopting.md; the one-file amalgamation built by
+# gcc, clang and aarch64 gcc with the core tests against it; aarch64 cross build with the plain-C tests
 # under qemu, once with NEON forced and once with scalar; s390x (big-endian)
 # cross build with the plain-C tests under qemu (scalar, the only kernel
 # there): Parquet bitsets and native images byte for byte on a big-endian
@@ -36,6 +38,25 @@ log() { printf '\n=== %s\n' "$*"; }
 # Adds one step's result by itself (a build, a script).
 step_result() { # name rc
   if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
+}
+
+# Runs a script that prints "ok ..." lines and ends with "N passed, N
+# failed", shows what is not "ok", and adds its counts.
+counted_step() { # name command...
+  local name=$1 out rc ok fail
+  shift
+  out=$("$@" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | grep -vE '^ok ' | tail -n 40
+  ok=$(printf '%s\n' "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/{print $1}' | tail -1)
+  fail=$(printf '%s\n' "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/{print $3}' | tail -1)
+  ok=${ok:-0}
+  fail=${fail:-0}
+  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi
+  passed=$((passed + ok))
+  failed=$((failed + fail))
+  [ "$fail" -eq 0 ] || failures+=("$name")
+  echo "--- $name: $ok passed, $fail failed"
 }
 
 # Runs `meson test` and adds its per-test counts.
@@ -168,18 +189,7 @@ if [ -f build/test-native/redis/blockfilter-redis.so ]; then
   log "Redis module on real servers"
   redis_args=(--module build/test-native/redis/blockfilter-redis.so)
   $large && redis_args+=(--large)
-  out=$(timeout 900 /usr/bin/python3 tests/redis/run.py "${redis_args[@]}" 2>&1)
-  rc=$?
-  printf '%s\n' "$out" | grep -vE '^ok ' | tail -n 40
-  ok=$(printf '%s\n' "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/{print $1}' | tail -1)
-  fail=$(printf '%s\n' "$out" | awk '/^[0-9]+ passed, [0-9]+ failed$/{print $3}' | tail -1)
-  ok=${ok:-0}
-  fail=${fail:-0}
-  if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi
-  passed=$((passed + ok))
-  failed=$((failed + fail))
-  [ "$fail" -eq 0 ] || failures+=("redis")
-  echo "--- redis: $ok passed, $fail failed"
+  counted_step redis timeout 900 /usr/bin/python3 tests/redis/run.py "${redis_args[@]}"
 elif [ -f build/test-native/build.ninja ]; then
   echo "the Redis module was not built (meson -Dredis)"
   step_result "redis module built" 1
@@ -211,10 +221,19 @@ failed=$((failed + fail))
 echo "--- python: $ok passed, $fail failed"
 
 # 7. Install into a temporary prefix; build and run an example against the
-#    installed pkg-config file.
+#    installed pkg-config file, and a CMake project (static and shared)
+#    against the installed CMake package; run docs/adopting.md's snippets
+#    against the installed tree.
 log "install into a temporary prefix"
-./scripts/install-test.sh build/test-install
-step_result "install" $?
+counted_step install ./scripts/install-test.sh build/test-install
+
+# 8. The single-file amalgamation: generated twice (byte-identical), built
+#    with `cc -O2 -c blockfilter.c` alone by gcc and clang, and by the
+#    aarch64 cross gcc (run under qemu); the plain-C core tests against each
+#    build under every kernel it dispatches to (aarch64: neon and scalar),
+#    the C++ header's test, and native images both ways with the meson build.
+log "the amalgamation (gcc, clang, aarch64 under qemu)"
+counted_step amalgamation ./scripts/amalgamation-test.sh --meson-build build/test-native
 
 # Summary: the last line sums every suite.
 echo

@@ -85,7 +85,7 @@ typedef struct bf_dh {
     uint64_t x, y, i;
 } bf_dh;
 static inline bf_dh bf__dh_init(uint64_t hash) {
-    bf_dh d = {hash, bf__mix64(hash ^ 0x9e3779b97f4a7c15ULL), 0};
+    bf_dh d = {.x = hash, .y = bf__mix64(hash ^ 0x9e3779b97f4a7c15ULL), .i = 0};
     return d;
 }
 static inline uint64_t bf__dh_next(bf_dh *d, uint64_t m) {

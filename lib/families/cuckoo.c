@@ -96,7 +96,7 @@ static inline int slot_find(uint64_t b, unsigned f, uint32_t fp) {
 static inline uint64_t lane_ones(unsigned f) {
     return f == 8 ? 0x01010101ULL : f == 12 ? 0x001001001001ULL : 0x0001000100010001ULL;
 }
-static inline bool bucket_has(uint64_t b, unsigned f, uint32_t fp) {
+static inline bool bucket_contains(uint64_t b, unsigned f, uint32_t fp) {
     const uint64_t ones = lane_ones(f), highs = ones << (f - 1);
     uint64_t x = b ^ (fp * ones);
     return ((x - ones) & ~x & highs) != 0;
@@ -294,7 +294,8 @@ bool bf_cuckoo_contains_hash(const bf_cuckoo *f, uint64_t hash) {
     uint32_t fp = fingerprint(hash, bits);
     uint64_t i1 = index1(hash, f->num_buckets);
     uint64_t i2 = alt_index(i1, fp, f->num_buckets);
-    if (bucket_has(bucket_at(f, i1), bits, fp) || bucket_has(bucket_at(f, i2), bits, fp)) return true;
+    if (bucket_contains(bucket_at(f, i1), bits, fp) || bucket_contains(bucket_at(f, i2), bits, fp))
+        return true;
     return f->victim_fp == fp && (f->victim_index == i1 || f->victim_index == i2);
 }
 
@@ -390,8 +391,8 @@ size_t bf__cuckoo_contains_batch(const bf_cuckoo *f, const uint64_t *hashes, siz
             }
         }
         for (size_t j = 0; j < g; j++) {
-            bool c = bucket_has(bucket_at(f, b1[j]), bits, fps[j]) ||
-                     bucket_has(bucket_at(f, b2[j]), bits, fps[j]) ||
+            bool c = bucket_contains(bucket_at(f, b1[j]), bits, fps[j]) ||
+                     bucket_contains(bucket_at(f, b2[j]), bits, fps[j]) ||
                      (f->victim_fp == fps[j] && (f->victim_index == b1[j] || f->victim_index == b2[j]));
             if (out) out[base + j] = (uint8_t)c;
             hits += c;
@@ -578,7 +579,9 @@ typedef struct trailer {
 
 static trailer read_trailer(const bf_native_params *p, const uint8_t *payload) {
     const uint8_t *t = payload + p->p0 * (p->p1 / 2);
-    trailer tr = {bf_load_le64(t), bf_load_le64(t + 8), bf_load_le32(t + 16)};
+    trailer tr = {.count = bf_load_le64(t),
+                  .victim_index = bf_load_le64(t + 8),
+                  .victim_fp = bf_load_le32(t + 16)};
     return tr;
 }
 

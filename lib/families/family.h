@@ -26,7 +26,10 @@
  * NULL for them), so a family written for an older layout cannot be called
  * through fields it does not have. New optional fields go at the end, with
  * a version bump. */
-#define BF_FAMILY_OPS_VERSION 1u
+#define BF_FAMILY_OPS_VERSION 2u
+
+/* An array of keys (hash/key_batch.h): typed values or Arrow byte strings. */
+struct bf_keys;
 
 /* The family parameters of the native header (p0..p3, docs/format.md): each
  * family says what they mean for it. */
@@ -105,6 +108,17 @@ typedef struct bf_family_ops {
      * over bits per key, counter sum over k, stored fingerprints): save
      * raises the recorded count to it, load refuses images below it. */
     uint64_t (*least_inserts)(const void *obj);
+
+    /* --- keys in, answers out (version 2) -------------------------------- */
+    /* Optional, both or neither: typed values or Arrow byte strings whose
+     * offsets the facade has checked, hashed with the object's seed, for a
+     * family with a faster way than the facade's (which hashes a chunk at a
+     * time into insert_batch / contains_batch): the SBBF hashes with its
+     * own hash kernel and prefetches into its bitset. insert_keys is as
+     * insert_batch (in order, *done always set); contains_keys as
+     * contains_batch. */
+    int (*insert_keys)(void *obj, const struct bf_keys *keys, size_t n, size_t *done);
+    size_t (*contains_keys)(const void *obj, const struct bf_keys *keys, size_t n, uint8_t *out);
 } bf_family_ops;
 
 /* The families' tables (each in its family's file). */
@@ -122,15 +136,24 @@ BF_HIDDEN const bf_family_ops *bf__family_at(size_t i);
 
 /* The generic object: a family object behind its table, plus what only the
  * container knows (the recorded insert count) and, for mapped files, the
- * memory to release. Shared by filter.c (the facade) and format.c. */
+ * memory to release. Shared by filter.c (the facade), filter_keys.c and
+ * format.c. */
 struct bf_filter {
     const bf_family_ops *ops;
     void *obj;
-    uint64_t inserted; /* successful inserts recorded (relaxed atomics) */
+    /* Successful inserts recorded, saturating at UINT64_MAX. A plain
+     * counter: inserts need exclusive access (concurrent inserts go
+     * through the families' _concurrent calls, which it does not see). */
+    uint64_t inserted;
     void (*release)(void *, size_t);
     void *release_base;
     size_t release_len;
 };
+
+/* Records n more successful inserts, saturating. */
+static inline void bf__filter_count_inserts(bf_filter *f, uint64_t n) {
+    if (bf_add_overflow(f->inserted, n, &f->inserted)) f->inserted = UINT64_MAX;
+}
 
 /* The family object of f if f's family is ops, else NULL: what the public
  * accessors bf_filter_<family>() return, each defined in its family's file. */

@@ -10,9 +10,9 @@
  *
  * Thread safety: a bf_filter is as safe as its family's plain functions:
  * contains calls may run concurrently with each other; inserts, removes,
- * merge, clear need exclusive access. (The insert count is updated with a
- * relaxed atomic add, so counting never races, but the families' plain
- * inserts do.) For concurrent inserts use bf_sbbf_insert_hash_concurrent /
+ * merge, clear need exclusive access, so the insert count is a plain
+ * counter (saturating at UINT64_MAX, like merge's sum). For concurrent
+ * inserts use bf_sbbf_insert_hash_concurrent /
  * bf_bloom_insert_hash_concurrent on bf_filter_sbbf() / bf_filter_bloom().
  */
 #include "families/family.h"
@@ -111,14 +111,10 @@ bf_family bf_filter_family(const bf_filter *f) { return f->ops->id; }
 
 /* ---- queries and updates ------------------------------------------------- */
 
-static inline void count_inserts(bf_filter *f, uint64_t n) {
-    if (n) __atomic_fetch_add(&f->inserted, n, __ATOMIC_RELAXED);
-}
-
 int bf_filter_insert_hash(bf_filter *f, uint64_t hash) {
     if (!f) return BF_EINVAL;
     int rc = f->ops->insert(f->obj, hash);
-    if (rc == BF_OK) count_inserts(f, 1);
+    if (rc == BF_OK) bf__filter_count_inserts(f, 1);
     return rc;
 }
 
@@ -134,10 +130,10 @@ int bf_filter_remove_hash(bf_filter *f, uint64_t hash) {
 int bf_filter_insert_hashes(bf_filter *f, const uint64_t *hashes, size_t n, size_t *done) {
     if (done) *done = 0;
     if (!f || (!hashes && n)) return BF_EINVAL;
-    size_t d = 0;
-    int rc = f->ops->insert_batch(f->obj, hashes, n, &d);
-    count_inserts(f, d);
-    if (done) *done = d;
+    size_t inserted = 0;
+    int rc = f->ops->insert_batch(f->obj, hashes, n, &inserted);
+    bf__filter_count_inserts(f, inserted);
+    if (done) *done = inserted;
     return rc;
 }
 
@@ -145,9 +141,9 @@ int bf_filter_remove_hashes(bf_filter *f, const uint64_t *hashes, size_t n, size
     if (done) *done = 0;
     if (!f || (!hashes && n)) return BF_EINVAL;
     if (!f->ops->remove_batch) return unsupported(f);
-    size_t d = 0;
-    int rc = f->ops->remove_batch(f->obj, hashes, n, &d);
-    if (done) *done = d;
+    size_t removed = 0;
+    int rc = f->ops->remove_batch(f->obj, hashes, n, &removed);
+    if (done) *done = removed;
     return rc;
 }
 
@@ -184,7 +180,7 @@ int bf_filter_set_seed(bf_filter *f, uint64_t seed) {
 int bf_filter_clear(bf_filter *f) {
     if (!f) return BF_EINVAL;
     int rc = f->ops->clear(f->obj);
-    if (rc == BF_OK) __atomic_store_n(&f->inserted, 0, __ATOMIC_RELAXED);
+    if (rc == BF_OK) f->inserted = 0;
     return rc;
 }
 
@@ -195,10 +191,7 @@ int bf_filter_merge(bf_filter *dst, const bf_filter *src) {
     if (!dst->ops->merge) return unsupported(dst);
     int rc = dst->ops->merge(dst->obj, src->obj);
     if (rc) return rc;
-    uint64_t si = __atomic_load_n(&src->inserted, __ATOMIC_RELAXED);
-    uint64_t di = __atomic_load_n(&dst->inserted, __ATOMIC_RELAXED), sum;
-    if (bf_add_overflow(di, si, &sum)) sum = UINT64_MAX;
-    __atomic_store_n(&dst->inserted, sum, __ATOMIC_RELAXED);
+    bf__filter_count_inserts(dst, src->inserted);
     return BF_OK;
 }
 
@@ -208,7 +201,7 @@ int bf_filter_get_stats(const bf_filter *f, bf_filter_stats *out) {
     memset(&st, 0, sizeof st);
     st.family = f->ops->id;
     st.num_bytes = f->ops->num_bytes(f->obj);
-    st.inserted = __atomic_load_n(&f->inserted, __ATOMIC_RELAXED);
+    st.inserted = f->inserted;
     st.kernel = "scalar";
     int rc = f->ops->stats(f->obj, &st);
     if (rc) return rc;

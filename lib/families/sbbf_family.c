@@ -2,17 +2,7 @@
  * (family.h) over the SBBF API of sbbf.c, and its native payload (the
  * Parquet bitset, byte for byte; docs/format.md). */
 #include "families/family.h"
-#include "sbbf/sbbf.h"
-
-int bf__sbbf_new_copy(bf_sbbf **out, const void *bitset, size_t num_bytes) {
-    if (!out || !bitset) return BF_EINVAL;
-    bf_sbbf *f;
-    int rc = bf_sbbf_new_bytes(&f, num_bytes);
-    if (rc) return rc;
-    memcpy(f->bits, bitset, num_bytes);
-    *out = f;
-    return BF_OK;
-}
+#include "hash/key_batch.h"
 
 static int size_for(uint64_t n, double fpp, bf_sizing *out) {
     size_t bytes;
@@ -38,8 +28,14 @@ static int create(void **out, uint64_t n, double fpp) {
 }
 static void destroy(void *o) { bf_sbbf_free(o); }
 
-static int insert(void *o, uint64_t h) { return bf_sbbf_insert_hash(o, h); }
-static bool contains(const void *o, uint64_t h) { return bf_sbbf_contains_hash(o, h); }
+/* Straight to the filter's kernel (sbbf.h): the public single-key calls
+ * are the header's inline paths here, which a filter of another kernel
+ * class than this file's compile flags would only pass through. */
+static int insert(void *o, uint64_t h) {
+    if (BF_UNLIKELY(!bf__sbbf_is_writable(o))) return BF_EREADONLY;
+    return bf__sbbf_insert_hash(o, h);
+}
+static bool contains(const void *o, uint64_t h) { return bf__sbbf_contains_hash(o, h); }
 static int insert_batch(void *o, const uint64_t *h, size_t n, size_t *done) {
     int rc = bf_sbbf_insert_hashes(o, h, n);
     *done = rc == BF_OK ? n : 0;
@@ -97,18 +93,29 @@ static int decode(void **out, const bf_native_params *p, const uint8_t *payload,
                   uint64_t seed_, bool view) {
     (void)len;
     bf_sbbf *f = NULL;
-    int rc = view ? bf_sbbf_view(&f, payload, (size_t)p->p0)
-                  : bf__sbbf_new_copy(&f, payload, (size_t)p->p0);
+    int rc = view ? bf__sbbf_view_kernel(&f, payload, (size_t)p->p0, NULL, seed_)
+                  : bf__sbbf_new_copy(&f, payload, (size_t)p->p0, seed_);
     if (rc) return rc;
-    f->seed = seed_; /* set_seed refuses views and non-empty filters */
     *out = f;
     return BF_OK;
 }
 
+/* Keys hashed with the filter's own hash kernel, and prefetched into its
+ * bitset (key_batch.c). */
+static int insert_keys(void *o, const bf_keys *keys, size_t n, size_t *done) {
+    *done = 0;
+    if (bf_sbbf_is_readonly(o)) return BF_EREADONLY;
+    int rc = bf__sbbf_insert_keys(o, keys, n);
+    if (rc == BF_OK) *done = n;
+    return rc;
+}
+static size_t contains_keys(const void *o, const bf_keys *keys, size_t n, uint8_t *out) {
+    return bf__sbbf_contains_keys(o, keys, n, out);
+}
+
 /* An insert sets at most 8 bits. */
 static uint64_t least_inserts(const void *o) {
-    const bf_sbbf *f = o;
-    return bf__least_inserts(bf__popcount_bytes(f->data, f->num_bytes), 8);
+    return bf__least_inserts(bf__popcount_bytes(bf_sbbf_bitset(o), bf_sbbf_num_bytes(o)), 8);
 }
 
 const bf_family_ops bf__sbbf_ops = {
@@ -138,6 +145,8 @@ const bf_family_ops bf__sbbf_ops = {
     .verify = verify,
     .decode = decode,
     .least_inserts = least_inserts,
+    .insert_keys = insert_keys,
+    .contains_keys = contains_keys,
 };
 
 /* ---- the SBBF in the generic interface ----------------------------------- */

@@ -6,7 +6,7 @@
  * The family's row in the generic layer (bf_filter, the native format) is
  * bf__scalable_ops at the end of this file (lib/families/family.h has the
  * contract): create is bf_scalable_new with capacity n and the default
- * expansion and ratio; insert is add-if-absent (BF_EFULL on a full
+ * expansion and ratio; insert is insert-if-absent (BF_EFULL on a full
  * non-scaling chain); stats count bits over every layer and report the
  * chain's FPR as it stands; remove and merge are absent (see below); the
  * native payload is a directory of layers and their bitsets (format
@@ -14,9 +14,11 @@
  * wrap a chain.
  *
  * Representation: an array of layers, oldest first, each an SBBF object
- * (owned, or a view) with its capacity, count and target. Every layer uses
- * the kernel the chain was created with, so a chain's bits and answers do
- * not depend on when it grew. The byte-string seed lives in the chain and
+ * (owned, or a view) with its capacity, count and target, reached through
+ * the SBBF's internal API (lib/sbbf/sbbf.h), never its fields. Every layer
+ * uses the kernel the chain was created with (the chain keeps the kernel
+ * itself, not its name), so a chain's bits and answers do not depend on
+ * when it grew. The byte-string seed lives in the chain and
  * is copied into each layer's SBBF, so bf_sbbf_contains on a layer from
  * bf_scalable_get_layer hashes as the chain does.
  */
@@ -54,7 +56,8 @@ struct bf_scalable {
     uint64_t count;
     uint64_t capacity;
     uint64_t num_bytes;
-    const char *kernel; /* every layer's kernel (a static name) */
+    const bf_kernel *kernel; /* every layer's kernel */
+    double max_bits_per_key; /* growth guard (bf_scalable_set_growth_limit); 0 = none */
     bool readonly;
 };
 
@@ -171,7 +174,7 @@ static void chain_destroy(bf_scalable *f) {
 
 /* An empty chain object with room for `room` layers, and no layer yet. */
 static int chain_alloc(bf_scalable **out, const scal_params *p, uint64_t seed, size_t room,
-                       const char *kernel) {
+                       const bf_kernel *kernel) {
     bf_scalable *f = bf__calloc(1, sizeof *f);
     if (!f) return BF_ENOMEM;
     f->layers = bf__calloc(room, sizeof *f->layers);
@@ -187,24 +190,21 @@ static int chain_alloc(bf_scalable **out, const scal_params *p, uint64_t seed, s
     return BF_OK;
 }
 
-/* The kernel new chains get (process default), by its static name. */
-static int default_kernel(const char **name) {
-    const bf_kernel *k = bf__sbbf_kernel_default();
-    if (!k) return BF_EKERNEL;
-    *name = k->name;
-    return BF_OK;
+/* Appends a layer over sbbf (bytes long); f must have room for it. */
+static void append_layer(bf_scalable *f, bf_sbbf *sbbf, uint64_t capacity, double fpp,
+                         uint64_t bytes) {
+    f->layers[f->num_layers++] = (scal_layer){.sbbf = sbbf, .capacity = capacity, .fpp = fpp};
+    f->capacity += capacity;
+    f->num_bytes += bytes;
 }
 
 /* Appends an owned, zeroed layer; f must have room for it. */
 static int push_layer(bf_scalable *f, uint64_t capacity, double fpp, uint64_t bytes) {
-    bf_sbbf *s = NULL;
+    bf_sbbf *sbbf = NULL;
     if (bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
-    int rc = bf_sbbf_new_bytes_kernel(&s, (size_t)bytes, f->kernel);
+    int rc = bf__sbbf_new_kernel(&sbbf, (size_t)bytes, f->kernel, f->seed);
     if (rc) return rc;
-    s->seed = f->seed;
-    f->layers[f->num_layers++] = (scal_layer){s, capacity, 0, fpp};
-    f->capacity += capacity;
-    f->num_bytes += bytes;
+    append_layer(f, sbbf, capacity, fpp, bytes);
     return BF_OK;
 }
 
@@ -217,9 +217,8 @@ int bf_scalable_new(bf_scalable **out, const bf_scalable_params *params) {
     rc = layer_bytes(p.capacity, p.fpp0, &bytes);
     if (rc) return rc;
     if (bytes > BF_SCALABLE_MAX_BYTES) return BF_ETOOBIG;
-    const char *kernel;
-    rc = default_kernel(&kernel);
-    if (rc) return rc;
+    const bf_kernel *kernel = bf__sbbf_kernel_default();
+    if (!kernel) return BF_EKERNEL;
     bf_scalable *f;
     rc = chain_alloc(&f, &p, 0, (p.flags & BF_SCALABLE_NONSCALING) ? 1 : 4, kernel);
     if (rc) return rc;
@@ -248,6 +247,8 @@ static int grow(bf_scalable *f) {
     if (rc) return rc;
     if (bf_add_overflow(f->num_bytes, bytes, &byte_sum) || byte_sum > BF_SCALABLE_MAX_BYTES)
         return BF_ETOOBIG;
+    if (f->max_bits_per_key > 0 && (double)bytes * 8.0 > f->max_bits_per_key * (double)cap)
+        return BF_ETOOBIG;
     if (f->num_layers == f->cap_layers) {
         size_t room = f->cap_layers * 2;
         if (room > BF_SCALABLE_MAX_LAYERS) room = BF_SCALABLE_MAX_LAYERS;
@@ -263,9 +264,8 @@ static int grow(bf_scalable *f) {
 
 /* ---- lookups ------------------------------------------------------------- */
 
-static inline bool layer_has(const scal_layer *l, uint64_t h) {
-    const bf_sbbf *s = l->sbbf;
-    return s->kernel->contains(s->data, s->num_blocks, h);
+static inline bool layer_contains(const scal_layer *layer, uint64_t hash) {
+    return bf__sbbf_contains_hash(layer->sbbf, hash);
 }
 
 /* Every layer, answers OR-ed: no branch on an answer. Stopping at the first
@@ -276,7 +276,7 @@ static inline bool layer_has(const scal_layer *l, uint64_t h) {
 bool bf_scalable_contains_hash(const bf_scalable *f, uint64_t hash) {
     if (!f) return false;
     bool hit = false;
-    for (size_t i = f->num_layers; i-- > 0;) hit |= layer_has(&f->layers[i], hash);
+    for (size_t i = f->num_layers; i-- > 0;) hit |= layer_contains(&f->layers[i], hash);
     return hit;
 }
 
@@ -288,110 +288,65 @@ bool bf_scalable_contains(const bf_scalable *f, const void *data, size_t len) {
 /* Keys per batch step: the compaction buffers live on the stack. */
 #define CHUNK 256
 
-/* out[j] = 1 if some layer of [lo, hi) may hold h[j], for m <= CHUNK keys;
- * returns the number of 1s. Newest layer first over every key, then each
- * older layer over the keys still undecided, compacted so the kernel's
- * batch loop runs over contiguous hashes. */
-static size_t range_undecided(const bf_scalable *f, size_t lo, size_t hi, const uint64_t *h,
-                              size_t m, uint8_t *out) {
-    const bf_sbbf *s = f->layers[hi - 1].sbbf;
-    size_t found = s->kernel->contains_batch(s->data, s->num_blocks, h, m, out);
-    if (hi - 1 == lo || found == m) return found;
-    uint64_t keys[CHUNK];
-    uint16_t idx[CHUNK];
-    uint8_t hit[CHUNK];
-    size_t k = 0;
-    for (size_t j = 0; j < m; j++) {
-        keys[k] = bf_sbbf_load_hash(h + j);
-        idx[k] = (uint16_t)j;
-        k += !out[j];
+/* out[j] = 1 if some layer of [0, end) may hold hashes[j], for n <= CHUNK
+ * keys; returns the number of 1s. Newest layer first over every key, then
+ * each older layer over the keys still undecided, compacted so the
+ * kernel's batch loop runs over contiguous hashes. (bench/bench_scalable.cc
+ * measured this against OR-ing every layer and one key at a time.) */
+static size_t contains_undecided(const bf_scalable *f, size_t end, const uint64_t *hashes,
+                                 size_t n, uint8_t *out) {
+    size_t found = bf__sbbf_contains_hashes(f->layers[end - 1].sbbf, hashes, n, out);
+    if (end == 1 || found == n) return found;
+    uint64_t undecided[CHUNK];
+    uint16_t undecided_at[CHUNK];
+    uint8_t hits[CHUNK];
+    size_t num_undecided = 0;
+    for (size_t j = 0; j < n; j++) {
+        undecided[num_undecided] = bf_sbbf_load_hash(hashes + j);
+        undecided_at[num_undecided] = (uint16_t)j;
+        num_undecided += !out[j];
     }
-    for (size_t l = hi - 1; l-- > lo && k;) {
-        s = f->layers[l].sbbf;
-        size_t got = s->kernel->contains_batch(s->data, s->num_blocks, keys, k, hit);
+    for (size_t layer = end - 1; layer-- > 0 && num_undecided;) {
+        size_t got = bf__sbbf_contains_hashes(f->layers[layer].sbbf, undecided, num_undecided, hits);
         if (!got) continue;
         found += got;
-        size_t k2 = 0;
-        for (size_t t = 0; t < k; t++) {
-            out[idx[t]] |= hit[t];
-            keys[k2] = keys[t];
-            idx[k2] = idx[t];
-            k2 += !hit[t];
+        size_t num_left = 0;
+        for (size_t t = 0; t < num_undecided; t++) {
+            out[undecided_at[t]] |= hits[t];
+            undecided[num_left] = undecided[t];
+            undecided_at[num_left] = undecided_at[t];
+            num_left += !hits[t];
         }
-        k = k2;
-    }
-    return found;
-}
-
-/* Every layer over every key, answers OR-ed. */
-static size_t range_or(const bf_scalable *f, size_t lo, size_t hi, const uint64_t *h, size_t m,
-                       uint8_t *out) {
-    uint8_t hit[CHUNK];
-    const bf_sbbf *s = f->layers[hi - 1].sbbf;
-    s->kernel->contains_batch(s->data, s->num_blocks, h, m, out);
-    for (size_t l = hi - 1; l-- > lo;) {
-        s = f->layers[l].sbbf;
-        s->kernel->contains_batch(s->data, s->num_blocks, h, m, hit);
-        for (size_t j = 0; j < m; j++) out[j] |= hit[j];
-    }
-    size_t found = 0;
-    for (size_t j = 0; j < m; j++) found += out[j];
-    return found;
-}
-
-static size_t range_single(const bf_scalable *f, size_t lo, size_t hi, const uint64_t *h,
-                           size_t m, uint8_t *out) {
-    size_t found = 0;
-    for (size_t j = 0; j < m; j++) {
-        uint64_t x = bf_sbbf_load_hash(h + j);
-        uint8_t o = 0;
-        for (size_t l = hi; l-- > lo;)
-            if (layer_has(&f->layers[l], x)) {
-                o = 1;
-                break;
-            }
-        out[j] = o;
-        found += o;
-    }
-    return found;
-}
-
-size_t bf__scalable_contains_hashes_mode(const bf_scalable *f, const uint64_t *hashes, size_t n,
-                                         uint8_t *out, int mode) {
-    if (!f || !n || !hashes) return 0;
-    uint8_t local[CHUNK];
-    size_t found = 0;
-    for (size_t i = 0; i < n; i += CHUNK) {
-        size_t m = n - i < CHUNK ? n - i : CHUNK;
-        uint8_t *o = out ? out + i : local;
-        switch (mode) {
-        case 1: found += range_or(f, 0, f->num_layers, hashes + i, m, o); break;
-        case 2: found += range_single(f, 0, f->num_layers, hashes + i, m, o); break;
-        default: found += range_undecided(f, 0, f->num_layers, hashes + i, m, o); break;
-        }
+        num_undecided = num_left;
     }
     return found;
 }
 
 size_t bf_scalable_contains_hashes(const bf_scalable *f, const uint64_t *hashes, size_t n,
                                    uint8_t *out) {
-    return bf__scalable_contains_hashes_mode(f, hashes, n, out, 0);
+    if (!f || !n || !hashes) return 0;
+    uint8_t discarded[CHUNK];
+    size_t found = 0;
+    for (size_t i = 0; i < n; i += CHUNK) {
+        size_t m = n - i < CHUNK ? n - i : CHUNK;
+        found += contains_undecided(f, f->num_layers, hashes + i, m, out ? out + i : discarded);
+    }
+    return found;
 }
 
-/* ---- adds ---------------------------------------------------------------- */
+/* ---- inserts ------------------------------------------------------------- */
 
 /* Writes a key known to be absent from every layer into the newest,
  * growing first if it is full. Nothing changes on failure. */
-static int put_new(bf_scalable *f, uint64_t hash) {
-    scal_layer *l = &f->layers[f->num_layers - 1];
-    if (l->count >= l->capacity) {
+static int insert_new(bf_scalable *f, uint64_t hash) {
+    scal_layer *newest = &f->layers[f->num_layers - 1];
+    if (newest->count >= newest->capacity) {
         int rc = grow(f);
         if (rc) return rc;
-        l = &f->layers[f->num_layers - 1];
+        newest = &f->layers[f->num_layers - 1];
     }
-    bf_sbbf *s = l->sbbf;
-    s->kernel->insert(s->bits, s->num_blocks, hash);
-    l->count++;
+    bf__sbbf_insert_hash(newest->sbbf, hash);
+    newest->count++;
     f->count++;
     return BF_OK;
 }
@@ -403,7 +358,7 @@ int bf_scalable_insert_hash(bf_scalable *f, uint64_t hash, bool *added) {
         if (added) *added = false;
         return BF_OK;
     }
-    int rc = put_new(f, hash);
+    int rc = insert_new(f, hash);
     if (rc) return rc;
     if (added) *added = true;
     return BF_OK;
@@ -418,27 +373,27 @@ int bf_scalable_insert(bf_scalable *f, const void *data, size_t len, bool *added
  * the step do not change during it, so they are probed for the whole step
  * with the batch lookup; then each key, in order, is checked against the
  * newest layer(s) (which this step's keys change) and written if absent.
- * The outcome is exactly that of n single adds. */
+ * The outcome is exactly that of n single inserts. */
 int bf_scalable_insert_hashes(bf_scalable *f, const uint64_t *hashes, size_t n, uint8_t *added,
                            size_t *done) {
     if (done) *done = 0;
     if (!f || (!hashes && n)) return BF_EINVAL;
     if (f->readonly) return BF_EREADONLY;
-    uint8_t old[CHUNK];
+    uint8_t in_older[CHUNK];
     for (size_t i = 0; i < n; i += CHUNK) {
         size_t m = n - i < CHUNK ? n - i : CHUNK;
         size_t base = f->num_layers - 1; /* newest at the step's start */
         if (base > 0)
-            range_undecided(f, 0, base, hashes + i, m, old);
+            contains_undecided(f, base, hashes + i, m, in_older);
         else
-            memset(old, 0, m);
+            memset(in_older, 0, m);
         for (size_t j = 0; j < m; j++) {
             uint64_t h = bf_sbbf_load_hash(hashes + i + j);
-            bool present = old[j];
-            for (size_t l = f->num_layers; !present && l-- > base;)
-                present = layer_has(&f->layers[l], h);
+            bool present = in_older[j];
+            for (size_t layer = f->num_layers; !present && layer-- > base;)
+                present = layer_contains(&f->layers[layer], h);
             if (!present) {
-                int rc = put_new(f, h);
+                int rc = insert_new(f, h);
                 if (rc) {
                     if (done) *done = i + j;
                     return rc;
@@ -453,39 +408,37 @@ int bf_scalable_insert_hashes(bf_scalable *f, const uint64_t *hashes, size_t n, 
 
 /* ---- seed, clear, info --------------------------------------------------- */
 
-static bool layer_clear(const scal_layer *l) {
-    const bf_sbbf *s = l->sbbf;
-    for (uint64_t i = 0; i < s->num_bytes; i++)
-        if (s->data[i]) return false;
-    return true;
-}
-
 int bf_scalable_set_seed(bf_scalable *f, uint64_t seed) {
     if (!f) return BF_EINVAL;
     if (f->readonly) return BF_EREADONLY;
     if (seed == f->seed) return BF_OK;
     if (f->count) return BF_EINVAL;
     for (size_t i = 0; i < f->num_layers; i++)
-        if (!layer_clear(&f->layers[i])) return BF_EINVAL;
+        if (!bf__sbbf_is_clear(f->layers[i].sbbf)) return BF_EINVAL;
     f->seed = seed;
-    for (size_t i = 0; i < f->num_layers; i++) f->layers[i].sbbf->seed = seed;
+    for (size_t i = 0; i < f->num_layers; i++) bf_sbbf_set_seed(f->layers[i].sbbf, seed);
     return BF_OK;
 }
 
 uint64_t bf_scalable_seed(const bf_scalable *f) { return f ? f->seed : 0; }
 
+int bf_scalable_set_growth_limit(bf_scalable *f, double max_bits_per_key) {
+    if (!f || !(max_bits_per_key >= 0.0)) return BF_EINVAL; /* also NaN */
+    f->max_bits_per_key = max_bits_per_key;
+    return BF_OK;
+}
+
 int bf_scalable_clear(bf_scalable *f) {
     if (!f) return BF_EINVAL;
     if (f->readonly) return BF_EREADONLY;
     while (f->num_layers > 1) {
-        scal_layer *l = &f->layers[--f->num_layers];
-        f->capacity -= l->capacity;
-        f->num_bytes -= l->sbbf->num_bytes;
-        bf_sbbf_free(l->sbbf);
-        *l = (scal_layer){0};
+        scal_layer *dropped = &f->layers[--f->num_layers];
+        f->capacity -= dropped->capacity;
+        f->num_bytes -= bf_sbbf_num_bytes(dropped->sbbf);
+        bf_sbbf_free(dropped->sbbf);
+        *dropped = (scal_layer){.sbbf = NULL};
     }
-    bf_sbbf *s = f->layers[0].sbbf;
-    memset(s->bits, 0, (size_t)s->num_bytes);
+    bf_sbbf_clear(f->layers[0].sbbf);
     f->layers[0].count = 0;
     f->count = 0;
     return BF_OK;
@@ -504,7 +457,7 @@ static void chain_state(const bf_scalable *f, uint64_t *set, double *pass_now,
         bf_sbbf_get_stats(l->sbbf, &st);
         *set += st.bits_set;
         *pass_now *= 1.0 - st.est_fpp;
-        *pass_bound *= 1.0 - bf_sbbf_model_fpp(l->sbbf->num_bytes, l->capacity);
+        *pass_bound *= 1.0 - bf_sbbf_model_fpp(bf_sbbf_num_bytes(l->sbbf), l->capacity);
     }
 }
 
@@ -533,7 +486,8 @@ int bf_scalable_get_stats(const bf_scalable *f, bf_scalable_stats *out) {
 int bf_scalable_get_layer(const bf_scalable *f, size_t i, bf_scalable_layer *out) {
     if (!f || !out || i >= f->num_layers) return BF_EINVAL;
     const scal_layer *l = &f->layers[i];
-    *out = (bf_scalable_layer){l->capacity, l->count, l->fpp, l->sbbf};
+    *out = (bf_scalable_layer){
+        .capacity = l->capacity, .count = l->count, .fpp = l->fpp, .sbbf = l->sbbf};
     return BF_OK;
 }
 
@@ -643,25 +597,19 @@ static int check_descs(const scal_params *p, const bf_scalable_layer_desc *d, si
  * contiguous in order. */
 static int build_chain(bf_scalable **out, const scal_params *p, uint64_t seed,
                        const bf_scalable_layer_desc *d, size_t n, const uint8_t *view_base) {
-    const char *kernel;
-    int rc = default_kernel(&kernel);
-    if (rc) return rc;
+    const bf_kernel *kernel = bf__sbbf_kernel_default();
+    if (!kernel) return BF_EKERNEL;
     bf_scalable *f;
-    rc = chain_alloc(&f, p, seed, n, kernel);
+    int rc = chain_alloc(&f, p, seed, n, kernel);
     if (rc) return rc;
     uint64_t off = 0;
     double fpp = p->fpp0;
     for (size_t i = 0; i < n; i++) {
         if (i > 0) fpp *= p->ratio; /* as next_shape did in check_descs */
         if (view_base) {
-            bf_sbbf *s = NULL;
-            rc = bf_sbbf_view_kernel(&s, view_base + off, (size_t)d[i].num_bytes, kernel);
-            if (!rc) {
-                s->seed = seed;
-                f->layers[f->num_layers++] = (scal_layer){s, d[i].capacity, 0, fpp};
-                f->capacity += d[i].capacity;
-                f->num_bytes += d[i].num_bytes;
-            }
+            bf_sbbf *view = NULL;
+            rc = bf__sbbf_view_kernel(&view, view_base + off, (size_t)d[i].num_bytes, kernel, seed);
+            if (!rc) append_layer(f, view, d[i].capacity, fpp, d[i].num_bytes);
             off += d[i].num_bytes;
         } else {
             rc = push_layer(f, d[i].capacity, fpp, d[i].num_bytes);
@@ -693,10 +641,10 @@ int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset, const voi
     if (!f || (!src && len)) return BF_EINVAL;
     if (f->readonly) return BF_EREADONLY;
     if (i >= f->num_layers) return BF_EINVAL;
-    bf_sbbf *s = f->layers[i].sbbf;
+    bf_sbbf *layer = f->layers[i].sbbf;
     uint64_t end;
-    if (bf_add_overflow(offset, len, &end) || end > s->num_bytes) return BF_EINVAL;
-    if (len) memcpy(s->bits + offset, src, len);
+    if (bf_add_overflow(offset, len, &end) || end > bf_sbbf_num_bytes(layer)) return BF_EINVAL;
+    bf__sbbf_write_bytes(layer, offset, src, len);
     return BF_OK;
 }
 
@@ -760,9 +708,10 @@ static void encode(const void *o, bf_native_params *w, uint8_t *b) {
         const scal_layer *l = &f->layers[i];
         bf_store_le64(e, l->capacity);
         bf_store_le64(e + 8, l->count);
-        bf_store_le64(e + 16, l->sbbf->num_bytes);
-        memcpy(bits, l->sbbf->data, (size_t)l->sbbf->num_bytes);
-        bits += l->sbbf->num_bytes;
+        size_t size = bf_sbbf_num_bytes(l->sbbf);
+        bf_store_le64(e + 16, size);
+        memcpy(bits, bf_sbbf_bitset(l->sbbf), size);
+        bits += size;
     }
 }
 
@@ -841,16 +790,16 @@ static int decode(void **out, const bf_native_params *w, const uint8_t *payload,
     if (!view) {
         const uint8_t *bits = payload + ps.dir;
         for (size_t i = 0; i < f->num_layers; i++) {
-            bf_sbbf *s = f->layers[i].sbbf;
-            memcpy(s->bits, bits, (size_t)s->num_bytes);
-            bits += s->num_bytes;
+            size_t size = bf_sbbf_num_bytes(f->layers[i].sbbf);
+            bf__sbbf_write_bytes(f->layers[i].sbbf, 0, bits, size);
+            bits += size;
         }
     }
     *out = f;
     return BF_OK;
 }
 
-/* Every key written was one successful add: the directory's counts (which
+/* Every key written was one successful insert: the directory's counts (which
  * verify has checked against the bits) are the least inserts. */
 static uint64_t least_inserts(const void *o) { return ((const bf_scalable *)o)->count; }
 
@@ -865,7 +814,7 @@ static int create(void **out, uint64_t n, double fpp) {
 }
 static void destroy(void *o) { bf_scalable_free(o); }
 
-/* Add-if-absent: a key the chain may hold already is not written, and the
+/* Insert-if-absent: a key the chain may hold already is not written, and the
  * call still succeeds (the generic insert count counts calls). */
 static int insert(void *o, uint64_t h) { return bf_scalable_insert_hash(o, h, NULL); }
 static bool contains(const void *o, uint64_t h) { return bf_scalable_contains_hash(o, h); }
@@ -891,7 +840,7 @@ static int stats(const void *o, bf_filter_stats *st) {
     st->est_fpp = 1.0 - pass_now;
     st->k = 8;
     st->fp_bits = 0;
-    st->kernel = f->kernel;
+    st->kernel = f->kernel->name;
     return BF_OK;
 }
 

@@ -13,10 +13,4 @@
 BF_HIDDEN int bf__scalable_model(const bf_scalable_params *params, uint64_t n,
                                  double *model_fpp, uint64_t *num_bytes);
 
-/* Batch lookup strategies, for the benchmark that chose the default:
- * 0 = newest layer first over the still-undecided keys (the default),
- * 1 = every layer over every key, answers OR-ed, 2 = one key at a time. */
-BF_HIDDEN size_t bf__scalable_contains_hashes_mode(const bf_scalable *f, const uint64_t *hashes,
-                                                   size_t n, uint8_t *out, int mode);
-
 #endif

@@ -97,8 +97,7 @@ int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written) {
     /* The recorded count, raised to the least the content implies, so that
      * filters filled through the family functions save images that load. */
     uint64_t least = f->ops->least_inserts(f->obj);
-    uint64_t ins = __atomic_load_n(&f->inserted, __ATOMIC_RELAXED);
-    h.inserted = ins > least ? ins : least;
+    h.inserted = f->inserted > least ? f->inserted : least;
     h.payload_check = bf__payload_check(payload, (size_t)h.payload_len);
     bf__header_write(out, &h);
     if (written) *written = need;

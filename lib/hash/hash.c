@@ -1,14 +1,10 @@
-/* Hashing: XXH64 (Parquet's hash) in xxHash's header-only mode, so the
- * library has no run-time dependency and cross-compiles without a target
- * libxxhash. */
+/* Hashing: XXH64 (Parquet's hash), the library's own (hash/xxh64.h), so
+ * nothing beyond libc is needed to build or run it. */
 #define _GNU_SOURCE
 /* Defines the exported bf_hash_int32/int64/float/double, which
  * blockfilter_inline.h wraps in macros: plain declarations here. */
 #define BF_NO_INLINE
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
-#include "common/internal.h"
+#include "hash/xxh64.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,13 +14,11 @@
 #endif
 
 uint64_t bf_hash_xxh64(const void *data, size_t len) {
-    static const uint8_t empty = 0;
-    return XXH64(data ? data : &empty, data ? len : 0, 0);
+    return bf_xxh64_bytes(data, data ? len : 0, 0);
 }
 
 uint64_t bf_hash_xxh64_seeded(const void *data, size_t len, uint64_t seed) {
-    static const uint8_t empty = 0;
-    return XXH64(data ? data : &empty, data ? len : 0, seed);
+    return bf_xxh64_bytes(data, data ? len : 0, seed);
 }
 
 /* Parquet's typed hashes: XXH64 of the value's 4 or 8 little-endian bytes,

@@ -58,7 +58,8 @@ static int looks_legacy(const uint8_t *b, size_t len) {
 static int parse(const void *buf, size_t len, uint64_t *num_bytes, size_t *offset) {
     if (!buf) return BF_EINVAL;
     /* A header is a few bytes; the limits only bound hostile input. */
-    static const bf_thrift_limits lim = {16, 1u << 20, 1u << 20, 1u << 16};
+    static const bf_thrift_limits lim = {
+        .max_depth = 16, .max_string = 1u << 20, .max_count = 1u << 20, .max_work = 1u << 16};
     bf_thrift_reader r;
     bf_thrift_reader_init(&r, buf, len, &lim);
     parquet_header h;
@@ -80,26 +81,27 @@ static int parse(const void *buf, size_t len, uint64_t *num_bytes, size_t *offse
     return BF_OK;
 }
 
-int bf_sbbf_from_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *consumed) {
+/* A copy (view false) or a view of the filter in buf. */
+static int from_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *consumed, bool view) {
     if (!out) return BF_EINVAL;
-    uint64_t nb;
-    size_t off;
-    int rc = parse(buf, len, &nb, &off);
+    uint64_t num_bytes;
+    size_t offset;
+    int rc = parse(buf, len, &num_bytes, &offset);
     if (rc) return rc;
-    if ((rc = bf__sbbf_new_copy(out, (const uint8_t *)buf + off, (size_t)nb))) return rc;
-    if (consumed) *consumed = off + (size_t)nb;
+    const uint8_t *bitset = (const uint8_t *)buf + offset;
+    rc = view ? bf_sbbf_view(out, bitset, (size_t)num_bytes)
+              : bf__sbbf_new_copy(out, bitset, (size_t)num_bytes, 0);
+    if (rc) return rc;
+    if (consumed) *consumed = offset + (size_t)num_bytes;
     return BF_OK;
 }
 
+int bf_sbbf_from_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *consumed) {
+    return from_parquet(out, buf, len, consumed, false);
+}
+
 int bf_sbbf_view_parquet(bf_sbbf **out, const void *buf, size_t len, size_t *consumed) {
-    if (!out) return BF_EINVAL;
-    uint64_t nb;
-    size_t off;
-    int rc = parse(buf, len, &nb, &off);
-    if (rc) return rc;
-    if ((rc = bf_sbbf_view(out, (const uint8_t *)buf + off, (size_t)nb))) return rc;
-    if (consumed) *consumed = off + (size_t)nb;
-    return BF_OK;
+    return from_parquet(out, buf, len, consumed, true);
 }
 
 /* Header bytes for numBytes n: 0x15 zigzag-varint(n) then the three unions

@@ -1,5 +1,7 @@
-/* The opened Parquet file, shared by parquet_file.c (footer, filters,
- * probing) and parquet_text.c (values as text). Internal. */
+/* The opened Parquet file, shared by the files of lib/parquet that read
+ * it: parquet_file.c (opening, accessors), footer.c (the footer),
+ * chunk_filter.c (column chunks' Bloom filters), prune.c (probing) and
+ * parquet_text.c (values as text). Internal. */
 #ifndef BF_PARQUET_FILE_H
 #define BF_PARQUET_FILE_H
 
@@ -7,9 +9,20 @@
 
 #include <stdatomic.h>
 
-/* Values per tile of a batch probe (parquet_file.c, probe_core). */
+/* Values per tile of a batch probe (prune.c, probe_core). */
 #ifndef PQ_TILE
 #define PQ_TILE 8192u
+/* Parses the footer (f->data, footer_start, footer_len set) into f
+ * (footer.c). On failure f holds what was allocated so far, for
+ * bf_parquet_close. */
+BF_HIDDEN int bf__parquet_read_footer(bf_parquet_file *f);
+
+/* The Bloom filter of chunk (rg, col) as a view, made on first use and
+ * kept until the file is closed; safe from any number of threads
+ * (chunk_filter.c). BF_ENOFILTER when the chunk has none. */
+BF_HIDDEN int bf__parquet_cached_filter(const bf_parquet_file *f, size_t rg, size_t col,
+                                        const bf_sbbf **out);
+
 #endif
 
 /* Decimals with more fractional digits than this are not read as numbers. */
@@ -57,5 +70,16 @@ static inline size_t pq_fixed_width(const bf_parquet_column *c) {
     default: return 0;
     }
 }
+
+/* Parses the footer (f->data, footer_start, footer_len set) into f
+ * (footer.c). On failure f holds what was allocated so far, for
+ * bf_parquet_close. */
+BF_HIDDEN int bf__parquet_read_footer(bf_parquet_file *f);
+
+/* The Bloom filter of chunk (rg, col) as a view, made on first use and
+ * kept until the file is closed; safe from any number of threads
+ * (chunk_filter.c). BF_ENOFILTER when the chunk has none. */
+BF_HIDDEN int bf__parquet_cached_filter(const bf_parquet_file *f, size_t rg, size_t col,
+                                        const bf_sbbf **out);
 
 #endif

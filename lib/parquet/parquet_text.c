@@ -100,12 +100,12 @@ static int at_end(const cursor *c) { return c->p == c->end; }
 /* Exactly n digits (n > 0), or at least 1 when n == 0 (up to 18). */
 static int digits(cursor *c, unsigned n, int64_t *out) {
     int64_t v = 0;
-    unsigned k = 0;
-    while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && (n ? k < n : k < 18)) {
+    unsigned count = 0;
+    while (c->p < c->end && *c->p >= '0' && *c->p <= '9' && (n ? count < n : count < 18)) {
         v = v * 10 + (*c->p++ - '0');
-        k++;
+        count++;
     }
-    if (k == 0 || (n && k != n)) return 0;
+    if (count == 0 || (n && count != n)) return 0;
     *out = v;
     return 1;
 }
@@ -149,15 +149,15 @@ static int parse_clock(cursor *c, int nd, int64_t *out) {
         return 0;
     if (h > 23 || mi > 59 || s > 60) return 0;
     if (lit(c, '.')) {
-        int k = 0;
+        int frac_digits = 0;
         if (c->p >= c->end || *c->p < '0' || *c->p > '9') return 0;
         while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-            if (k < nd) frac = frac * 10 + (*c->p - '0');
+            if (frac_digits < nd) frac = frac * 10 + (*c->p - '0');
             else if (*c->p != '0') return 0; /* more precision than the unit holds */
-            k++;
+            frac_digits++;
             c->p++;
         }
-        if (k < nd) frac *= pow10i(nd - k);
+        if (frac_digits < nd) frac *= pow10i(nd - frac_digits);
     }
     *out = ((h * 60 + mi) * 60 + s) * pow10i(nd) + frac;
     return 1;
@@ -253,7 +253,7 @@ static int parse_decimal(const char *s, size_t len, int scale, int precision, ui
         if (carry) return 0;
     }
     if (!any) return 0;
-    for (int k = frac < 0 ? 0 : frac; k < scale; k++) {
+    for (int digit = frac < 0 ? 0 : frac; digit < scale; digit++) {
         unsigned carry = 0;
         for (int b = DEC_MAX - 1; b >= 0; b--) {
             unsigned v = mag[b] * 10u + carry;
@@ -393,7 +393,7 @@ int bf_parquet_value_from_text(const bf_parquet_file *f, size_t col, const char 
     size_t n = text_len;
     uint8_t tmp[DEC_MAX];
     size_t w = pq_fixed_width(c);
-    cursor cu = {s, s + n};
+    cursor cu = {.p = s, .end = s + n};
 
     if (flags & BF_PARQUET_TEXT_HEX) {
         if (c->physical_type == BF_PARQUET_BYTE_ARRAY) {
@@ -498,15 +498,15 @@ int bf_parquet_value_from_text(const bf_parquet_file *f, size_t col, const char 
             return emit(buf, cap, len, mag + DEC_MAX - w, w); /* sign-extended to the width */
         }
         if (fixed && c->logical_type == BF_PARQUET_LT_UUID && w == 16) {
-            size_t k = 0;
+            size_t got = 0;
             for (size_t i = 0; i < n; i++) {
                 if (s[i] == '-' && (i == 8 || i == 13 || i == 18 || i == 23) && n == 36) continue;
                 int hi = hexval(s[i]), lo = i + 1 < n ? hexval(s[i + 1]) : -1;
-                if (hi < 0 || lo < 0 || k == 16) return BF_EINVAL;
-                tmp[k++] = (uint8_t)(hi << 4 | lo);
+                if (hi < 0 || lo < 0 || got == 16) return BF_EINVAL;
+                tmp[got++] = (uint8_t)(hi << 4 | lo);
                 i++;
             }
-            if (k != 16) return BF_EINVAL;
+            if (got != 16) return BF_EINVAL;
             return emit(buf, cap, len, tmp, 16);
         }
         if (fixed && c->logical_type == BF_PARQUET_LT_FLOAT16 && w == 2) {
@@ -534,41 +534,41 @@ typedef struct sink {
     size_t cap, len;
 } sink;
 
-static void put(sink *k, const char *s, size_t n) {
-    if (k->len < k->cap) {
-        size_t room = k->cap - k->len;
-        memcpy(k->buf + k->len, s, n < room ? n : room);
+static void put(sink *out, const char *s, size_t n) {
+    if (out->len < out->cap) {
+        size_t room = out->cap - out->len;
+        memcpy(out->buf + out->len, s, n < room ? n : room);
     }
-    k->len += n;
+    out->len += n;
 }
-static void puts_(sink *k, const char *s) { put(k, s, strlen(s)); }
-static void putf(sink *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(sink *k, const char *fmt, ...) {
+static void puts_(sink *out, const char *s) { put(out, s, strlen(s)); }
+static void putf(sink *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(sink *out, const char *fmt, ...) {
     char tmp[96];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    if (n > 0) put(k, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    if (n > 0) put(out, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-static void put_hex(sink *k, const uint8_t *p, size_t n) {
+static void put_hex(sink *out, const uint8_t *p, size_t n) {
     static const char hx[] = "0123456789abcdef";
-    puts_(k, "0x");
+    puts_(out, "0x");
     for (size_t i = 0; i < n; i++) {
         char b[2] = {hx[p[i] >> 4], hx[p[i] & 15]};
-        put(k, b, 2);
+        put(out, b, 2);
     }
 }
 
 /* Shortest text that reads back as the same double (or float). */
-static void put_real(sink *k, double d, int is_float, int json) {
+static void put_real(sink *out, double d, int is_float, int json) {
     if (isnan(d)) {
-        puts_(k, json ? "\"NaN\"" : "nan");
+        puts_(out, json ? "\"NaN\"" : "nan");
         return;
     }
     if (isinf(d)) {
-        puts_(k, d < 0 ? (json ? "\"-Infinity\"" : "-inf") : (json ? "\"Infinity\"" : "inf"));
+        puts_(out, d < 0 ? (json ? "\"-Infinity\"" : "-inf") : (json ? "\"Infinity\"" : "inf"));
         return;
     }
     char tmp[40];
@@ -585,95 +585,95 @@ static void put_real(sink *k, double d, int is_float, int json) {
         for (const char *c = tmp; c < e; c++) sig += *c >= '0' && *c <= '9';
         if (x >= 0 && x < 17) snprintf(tmp, sizeof tmp, "%.*f", sig - 1 - x > 0 ? sig - 1 - x : 0, d);
     }
-    puts_(k, tmp);
+    puts_(out, tmp);
 }
 
 static int utf8_valid(const uint8_t *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         uint8_t c = s[i];
-        size_t k;
+        size_t extra;
         uint32_t cp;
         if (c < 0x80) {
             i++;
             continue;
-        } else if ((c & 0xe0) == 0xc0) k = 1, cp = c & 0x1f;
-        else if ((c & 0xf0) == 0xe0) k = 2, cp = c & 0x0f;
-        else if ((c & 0xf8) == 0xf0) k = 3, cp = c & 0x07;
+        } else if ((c & 0xe0) == 0xc0) extra = 1, cp = c & 0x1f;
+        else if ((c & 0xf0) == 0xe0) extra = 2, cp = c & 0x0f;
+        else if ((c & 0xf8) == 0xf0) extra = 3, cp = c & 0x07;
         else return 0;
-        if (n - i <= k) return 0;
-        for (size_t j = 1; j <= k; j++) {
+        if (n - i <= extra) return 0;
+        for (size_t j = 1; j <= extra; j++) {
             if ((s[i + j] & 0xc0) != 0x80) return 0;
             cp = cp << 6 | (s[i + j] & 0x3f);
         }
-        if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800) || (k == 3 && cp < 0x10000) ||
+        if ((extra == 1 && cp < 0x80) || (extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
             cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
             return 0;
-        i += k + 1;
+        i += extra + 1;
     }
     return 1;
 }
 
-static void put_string(sink *k, const uint8_t *s, size_t n, int json) {
+static void put_string(sink *out, const uint8_t *s, size_t n, int json) {
     if (!json) {
-        put(k, (const char *)s, n);
+        put(out, (const char *)s, n);
         return;
     }
-    put(k, "\"", 1);
+    put(out, "\"", 1);
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = s[i];
         if (c >= 0x20 && c != '"' && c != '\\') continue;
-        put(k, (const char *)s + run, i - run);
+        put(out, (const char *)s + run, i - run);
         run = i + 1;
         switch (c) {
-        case '"': puts_(k, "\\\""); break;
-        case '\\': puts_(k, "\\\\"); break;
-        case '\n': puts_(k, "\\n"); break;
-        case '\r': puts_(k, "\\r"); break;
-        case '\t': puts_(k, "\\t"); break;
-        default: putf(k, "\\u%04x", c); break;
+        case '"': puts_(out, "\\\""); break;
+        case '\\': puts_(out, "\\\\"); break;
+        case '\n': puts_(out, "\\n"); break;
+        case '\r': puts_(out, "\\r"); break;
+        case '\t': puts_(out, "\\t"); break;
+        default: putf(out, "\\u%04x", c); break;
         }
     }
-    put(k, (const char *)s + run, n - run);
-    put(k, "\"", 1);
+    put(out, (const char *)s + run, n - run);
+    put(out, "\"", 1);
 }
 
-static void put_date(sink *k, int64_t days) {
+static void put_date(sink *out, int64_t days) {
     int64_t y;
     unsigned m, d;
     civil_from_days(days, &y, &m, &d);
-    if (y >= 0 && y <= 9999) putf(k, "%04lld-%02u-%02u", (long long)y, m, d);
-    else putf(k, "%+lld-%02u-%02u", (long long)y, m, d);
+    if (y >= 0 && y <= 9999) putf(out, "%04lld-%02u-%02u", (long long)y, m, d);
+    else putf(out, "%+lld-%02u-%02u", (long long)y, m, d);
 }
 
-static void put_clock(sink *k, int64_t t, int nd) {
+static void put_clock(sink *out, int64_t t, int nd) {
     int64_t unit = pow10i(nd);
     int64_t s = t / unit, frac = t % unit;
-    putf(k, "%02lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
+    putf(out, "%02lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
          (long long)(s % 60));
-    if (frac) putf(k, ".%0*lld", nd, (long long)frac);
+    if (frac) putf(out, ".%0*lld", nd, (long long)frac);
 }
 
-static void put_timestamp(sink *k, int64_t v, int nd, int utc) {
+static void put_timestamp(sink *out, int64_t v, int nd, int utc) {
     int64_t unit = pow10i(nd), day_units = 86400 * unit;
     int64_t days = v / day_units, rem = v % day_units;
     if (rem < 0) rem += day_units, days--;
-    put_date(k, days);
-    put(k, "T", 1);
-    put_clock(k, rem, nd);
-    if (utc) put(k, "Z", 1);
+    put_date(out, days);
+    put(out, "T", 1);
+    put_clock(out, rem, nd);
+    if (utc) put(out, "Z", 1);
 }
 
 /* Big-endian two's complement bytes as a decimal with scale. */
-static void put_decimal(sink *k, const uint8_t *p, size_t n, int scale) {
+static void put_decimal(sink *out, const uint8_t *p, size_t n, int scale) {
     uint8_t mag[DEC_MAX + 1];
     int neg = n && (p[0] & 0x80);
     if (n > DEC_MAX) { /* strip sign extension beyond what we can hold */
         size_t skip = n - DEC_MAX;
         for (size_t i = 0; i < skip; i++)
             if (p[i] != (neg ? 0xff : 0)) {
-                put_hex(k, p, n);
+                put_hex(out, p, n);
                 return;
             }
         p += skip;
@@ -703,10 +703,10 @@ static void put_decimal(sink *k, const uint8_t *p, size_t n, int scale) {
         if (!nonzero) break;
     }
     while ((int)nd <= scale && nd < sizeof dig) dig[nd++] = '0';
-    if (neg) put(k, "-", 1);
+    if (neg) put(out, "-", 1);
     for (size_t i = nd; i-- > 0;) {
-        put(k, &dig[i], 1);
-        if (scale > 0 && i == (size_t)scale) put(k, ".", 1);
+        put(out, &dig[i], 1);
+        if (scale > 0 && i == (size_t)scale) put(out, ".", 1);
     }
 }
 
@@ -719,21 +719,21 @@ int bf_parquet_value_to_text(const bf_parquet_file *f, size_t col, const void *v
     const bf_parquet_column *c = &f->cols[col];
     const uint8_t *p = value;
     int json = (flags & BF_PARQUET_TEXT_JSON) != 0;
-    sink k = {buf, cap, 0};
+    sink out = {.buf = buf, .cap = cap};
     size_t w = pq_fixed_width(c);
     int quote = 0; /* JSON: quote what is not a bare number */
 
     if (c->physical_type != BF_PARQUET_BYTE_ARRAY && len != w) {
-        if (json) put(&k, "\"", 1);
-        put_hex(&k, p, len); /* not a value of this type: show its bytes */
-        if (json) put(&k, "\"", 1);
+        if (json) put(&out, "\"", 1);
+        put_hex(&out, p, len); /* not a value of this type: show its bytes */
+        if (json) put(&out, "\"", 1);
     } else if (flags & BF_PARQUET_TEXT_HEX) {
-        if (json) put(&k, "\"", 1);
-        put_hex(&k, p, len);
-        if (json) put(&k, "\"", 1);
+        if (json) put(&out, "\"", 1);
+        put_hex(&out, p, len);
+        if (json) put(&out, "\"", 1);
     } else {
         switch (c->physical_type) {
-        case BF_PARQUET_BOOLEAN: puts_(&k, p[0] ? "true" : "false"); break;
+        case BF_PARQUET_BOOLEAN: puts_(&out, p[0] ? "true" : "false"); break;
         case BF_PARQUET_INT32:
         case BF_PARQUET_INT64: {
             int is64 = c->physical_type == BF_PARQUET_INT64;
@@ -742,96 +742,96 @@ int bf_parquet_value_to_text(const bf_parquet_file *f, size_t col, const void *v
             switch (c->logical_type) {
             case BF_PARQUET_LT_DATE:
                 quote = json;
-                if (quote) put(&k, "\"", 1);
-                put_date(&k, v);
+                if (quote) put(&out, "\"", 1);
+                put_date(&out, v);
                 break;
             case BF_PARQUET_LT_TIME:
                 quote = json;
-                if (quote) put(&k, "\"", 1);
+                if (quote) put(&out, "\"", 1);
                 if (v >= 0 && v < 86400 * pow10i(unit_digits(c->time_unit)))
-                    put_clock(&k, v, unit_digits(c->time_unit));
+                    put_clock(&out, v, unit_digits(c->time_unit));
                 else
-                    putf(&k, "%lld", (long long)v);
+                    putf(&out, "%lld", (long long)v);
                 break;
             case BF_PARQUET_LT_TIMESTAMP:
                 quote = json;
-                if (quote) put(&k, "\"", 1);
-                put_timestamp(&k, v, unit_digits(c->time_unit), c->adjusted_to_utc);
+                if (quote) put(&out, "\"", 1);
+                put_timestamp(&out, v, unit_digits(c->time_unit), c->adjusted_to_utc);
                 break;
             case BF_PARQUET_LT_DECIMAL: {
                 uint8_t be[8];
                 for (int i = 0; i < (is64 ? 8 : 4); i++)
                     be[i] = (uint8_t)((uint64_t)v >> (8 * ((is64 ? 7 : 3) - i)));
-                put_decimal(&k, be, is64 ? 8 : 4, c->scale);
+                put_decimal(&out, be, is64 ? 8 : 4, c->scale);
                 break;
             }
             case BF_PARQUET_LT_INTEGER:
                 if (!c->is_signed) {
-                    putf(&k, "%llu", (unsigned long long)(is64 ? u : (uint32_t)u));
+                    putf(&out, "%llu", (unsigned long long)(is64 ? u : (uint32_t)u));
                     break;
                 }
                 /* fall through */
-            default: putf(&k, "%lld", (long long)v); break;
+            default: putf(&out, "%lld", (long long)v); break;
             }
-            if (quote) put(&k, "\"", 1);
+            if (quote) put(&out, "\"", 1);
             break;
         }
         case BF_PARQUET_INT96: {
             int64_t nod = (int64_t)bf_load_le64(p);
             int64_t jd = (int32_t)bf_load_le32(p + 8);
-            if (json) put(&k, "\"", 1);
+            if (json) put(&out, "\"", 1);
             if (nod >= 0 && nod < 86400000000000LL) {
-                put_date(&k, jd - 2440588);
-                put(&k, "T", 1);
-                put_clock(&k, nod, 9);
+                put_date(&out, jd - 2440588);
+                put(&out, "T", 1);
+                put_clock(&out, nod, 9);
             } else {
-                put_hex(&k, p, 12);
+                put_hex(&out, p, 12);
             }
-            if (json) put(&k, "\"", 1);
+            if (json) put(&out, "\"", 1);
             break;
         }
         case BF_PARQUET_FLOAT: {
             uint32_t u = bf_load_le32(p);
             float x;
             memcpy(&x, &u, 4);
-            put_real(&k, x, 1, json);
+            put_real(&out, x, 1, json);
             break;
         }
         case BF_PARQUET_DOUBLE: {
             uint64_t u = bf_load_le64(p);
             double x;
             memcpy(&x, &u, 8);
-            put_real(&k, x, 0, json);
+            put_real(&out, x, 0, json);
             break;
         }
         default: { /* byte arrays */
             bf_parquet_logical lt = c->logical_type;
             if (lt == BF_PARQUET_LT_DECIMAL) {
-                put_decimal(&k, p, len, c->scale);
+                put_decimal(&out, p, len, c->scale);
             } else if (lt == BF_PARQUET_LT_UUID && len == 16) {
-                if (json) put(&k, "\"", 1);
+                if (json) put(&out, "\"", 1);
                 static const char hx[] = "0123456789abcdef";
                 for (size_t i = 0; i < 16; i++) {
-                    if (i == 4 || i == 6 || i == 8 || i == 10) put(&k, "-", 1);
+                    if (i == 4 || i == 6 || i == 8 || i == 10) put(&out, "-", 1);
                     char b[2] = {hx[p[i] >> 4], hx[p[i] & 15]};
-                    put(&k, b, 2);
+                    put(&out, b, 2);
                 }
-                if (json) put(&k, "\"", 1);
+                if (json) put(&out, "\"", 1);
             } else if (lt == BF_PARQUET_LT_FLOAT16 && len == 2) {
-                put_real(&k, half_to_double((uint16_t)(p[0] | p[1] << 8)), 1, json);
+                put_real(&out, half_to_double((uint16_t)(p[0] | p[1] << 8)), 1, json);
             } else if ((lt == BF_PARQUET_LT_STRING || lt == BF_PARQUET_LT_ENUM ||
                         lt == BF_PARQUET_LT_JSON) && utf8_valid(p, len)) {
-                put_string(&k, p, len, json);
+                put_string(&out, p, len, json);
             } else {
-                if (json) put(&k, "\"", 1);
-                put_hex(&k, p, len);
-                if (json) put(&k, "\"", 1);
+                if (json) put(&out, "\"", 1);
+                put_hex(&out, p, len);
+                if (json) put(&out, "\"", 1);
             }
             break;
         }
         }
     }
-    if (out_len) *out_len = k.len;
-    if (cap) buf[k.len < cap ? k.len : cap - 1] = '\0';
-    return k.len < cap ? BF_OK : BF_EBUFSIZE;
+    if (out_len) *out_len = out.len;
+    if (cap) buf[out.len < cap ? out.len : cap - 1] = '\0';
+    return out.len < cap ? BF_OK : BF_EBUFSIZE;
 }

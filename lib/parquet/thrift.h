@@ -1,9 +1,11 @@
 /*
- * A bounded reader and a small writer for Apache Thrift's compact protocol
- * (the encoding of every Parquet metadata structure). Internal; not
- * installed.
+ * A bounded reader for Apache Thrift's compact protocol (the encoding of
+ * every Parquet metadata structure). Internal; not installed. (The tests'
+ * and the benchmark's Parquet files are written by tests/common/
+ * thrift_writer.c; the library writes only the Bloom filter header, whose
+ * few bytes parquet.c spells out.)
  *
- * Compact protocol, as the reader and writer implement it:
+ * Compact protocol, as the reader implements it:
  *  - field header: one byte, high nibble = id delta 1..15 from the previous
  *    field of the same struct, low nibble = type; delta 0 = long form, the
  *    id follows as a zigzag varint i16. Type 0 = STOP ends the struct.
@@ -197,45 +199,5 @@ BF_HIDDEN int bf_thrift_skip_elem(bf_thrift_reader *r, uint8_t type);
  * a member that is not an empty struct is skipped and still counted. Two
  * fields set: BF_EFORMAT. */
 BF_HIDDEN int bf_thrift_read_union_id(bf_thrift_reader *r, int16_t *which);
-
-/*
- * The writer: appends to a buffer it grows (bf__malloc), or counts bytes
- * only (measure mode: cap 0 and no buffer). Errors are sticky in err
- * (BF_ENOMEM, BF_ETOOBIG for depth, BF_EINVAL for misuse); check once at
- * the end.
- */
-typedef struct bf_thrift_writer {
-    uint8_t *buf;
-    size_t len, cap;
-    int err;
-    unsigned depth;
-    int16_t last[BF_THRIFT_MAX_DEPTH + 1];
-} bf_thrift_writer;
-
-BF_HIDDEN void bf_thrift_writer_init(bf_thrift_writer *w);
-BF_HIDDEN void bf_thrift_writer_free(bf_thrift_writer *w);
-/* Raw bytes (page payloads, magic) between Thrift values. */
-BF_HIDDEN void bf_thrift_write_raw(bf_thrift_writer *w, const void *data, size_t len);
-
-BF_HIDDEN void bf_thrift_write_struct_begin(bf_thrift_writer *w);
-BF_HIDDEN void bf_thrift_write_struct_end(bf_thrift_writer *w); /* writes STOP */
-/* A field header; for bool fields use bf_thrift_write_bool_field. */
-BF_HIDDEN void bf_thrift_write_field(bf_thrift_writer *w, int16_t id, uint8_t type);
-BF_HIDDEN void bf_thrift_write_bool_field(bf_thrift_writer *w, int16_t id, bool v);
-
-BF_HIDDEN void bf_thrift_write_byte(bf_thrift_writer *w, int8_t v);
-BF_HIDDEN void bf_thrift_write_i16(bf_thrift_writer *w, int16_t v);
-BF_HIDDEN void bf_thrift_write_i32(bf_thrift_writer *w, int32_t v);
-BF_HIDDEN void bf_thrift_write_i64(bf_thrift_writer *w, int64_t v);
-BF_HIDDEN void bf_thrift_write_double(bf_thrift_writer *w, double v);
-BF_HIDDEN void bf_thrift_write_binary(bf_thrift_writer *w, const void *data, size_t len);
-BF_HIDDEN void bf_thrift_write_bool_elem(bf_thrift_writer *w, bool v);
-/* Collection headers; the elements follow. */
-BF_HIDDEN void bf_thrift_write_list_begin(bf_thrift_writer *w, uint8_t elem_type, uint32_t count);
-BF_HIDDEN void bf_thrift_write_map_begin(bf_thrift_writer *w, uint8_t key_type, uint8_t val_type,
-                                         uint32_t count);
-
-/* Varint helpers (also used for Parquet's RLE/bit-packed hybrid). */
-BF_HIDDEN void bf_thrift_write_varint(bf_thrift_writer *w, uint64_t v);
 
 #endif

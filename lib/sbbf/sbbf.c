@@ -7,32 +7,72 @@
 
 #include <math.h>
 
-static int sbbf_alloc(bf_sbbf **out, uint64_t num_bytes, const bf_kernel *kernel) {
-    if (!out) return BF_EINVAL;
+static int check_size(uint64_t num_bytes) {
     if (num_bytes < BF_SBBF_BLOCK_BYTES || num_bytes % BF_SBBF_BLOCK_BYTES) return BF_EINVAL;
     if (num_bytes > BF_SBBF_MAX_BYTES || num_bytes > (uint64_t)SIZE_MAX) return BF_ETOOBIG;
+    return BF_OK;
+}
+
+/* A filter over bitset (a view) or, with bitset NULL, over zeroed memory
+ * of its own. */
+static int make(bf_sbbf **out, const void *bitset, size_t num_bytes, const bf_kernel *kernel,
+                uint64_t seed) {
+    if (!out) return BF_EINVAL;
+    int rc = check_size(num_bytes);
+    if (rc) return rc;
+    if (!kernel) kernel = bf__sbbf_kernel_default();
     if (!kernel) return BF_EKERNEL;
     bf_sbbf *f = bf__calloc(1, sizeof *f);
     if (!f) return BF_ENOMEM;
-    int rc = bf__alloc_bits(&f->region, (size_t)num_bytes);
-    if (rc) {
-        bf__free(f);
-        return rc;
+    if (bitset) {
+        f->data = bitset;
+    } else {
+        if ((rc = bf__alloc_bits(&f->region, num_bytes))) {
+            bf__free(f);
+            return rc;
+        }
+        f->bits = f->region.ptr;
+        f->data = f->bits;
     }
-    f->bits = f->region.ptr;
-    f->data = f->bits;
     f->num_bytes = num_bytes;
     f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
-    f->kernel = kernel;
-    bf__sbbf_set_layout(f);
+    f->seed = seed;
+    bf__sbbf_bind_kernel(f, kernel);
     *out = f;
     return BF_OK;
 }
 
+int bf__sbbf_new_kernel(bf_sbbf **out, size_t num_bytes, const bf_kernel *kernel, uint64_t seed) {
+    return make(out, NULL, num_bytes, kernel, seed);
+}
+
+int bf__sbbf_view_kernel(bf_sbbf **out, const void *bitset, size_t num_bytes,
+                         const bf_kernel *kernel, uint64_t seed) {
+    if (!bitset) return BF_EINVAL;
+    return make(out, bitset, num_bytes, kernel, seed);
+}
+
+int bf__sbbf_new_copy(bf_sbbf **out, const void *bitset, size_t num_bytes, uint64_t seed) {
+    if (!out || !bitset) return BF_EINVAL;
+    bf_sbbf *f;
+    int rc = make(&f, NULL, num_bytes, NULL, seed);
+    if (rc) return rc;
+    memcpy(f->bits, bitset, num_bytes);
+    *out = f;
+    return BF_OK;
+}
+
+/* A kernel a caller named (NULL: the default); NULL if it cannot run. */
+static const bf_kernel *named_kernel(const char *name) {
+    return name ? bf__sbbf_kernel_by_name(name) : bf__sbbf_kernel_default();
+}
+
 int bf_sbbf_new_bytes_kernel(bf_sbbf **out, size_t num_bytes, const char *kernel) {
     if (!out) return BF_EINVAL;
-    const bf_kernel *k = kernel ? bf__sbbf_kernel_by_name(kernel) : bf__sbbf_kernel_default();
-    return sbbf_alloc(out, num_bytes, k);
+    const bf_kernel *chosen = named_kernel(kernel);
+    int rc = check_size(num_bytes);
+    if (rc) return rc;
+    return chosen ? make(out, NULL, num_bytes, chosen, 0) : BF_EKERNEL;
 }
 
 int bf_sbbf_new_bytes(bf_sbbf **out, size_t num_bytes) {
@@ -55,19 +95,10 @@ int bf_sbbf_new_parquet(bf_sbbf **out, uint64_t ndv, double fpp) {
 
 int bf_sbbf_view_kernel(bf_sbbf **out, const void *bitset, size_t num_bytes, const char *kernel) {
     if (!out || !bitset) return BF_EINVAL;
-    if (num_bytes < BF_SBBF_BLOCK_BYTES || num_bytes % BF_SBBF_BLOCK_BYTES) return BF_EINVAL;
-    if ((uint64_t)num_bytes > BF_SBBF_MAX_BYTES) return BF_ETOOBIG;
-    const bf_kernel *k = kernel ? bf__sbbf_kernel_by_name(kernel) : bf__sbbf_kernel_default();
-    if (!k) return BF_EKERNEL;
-    bf_sbbf *f = bf__calloc(1, sizeof *f);
-    if (!f) return BF_ENOMEM;
-    f->data = bitset;
-    f->num_bytes = num_bytes;
-    f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
-    f->kernel = k;
-    bf__sbbf_set_layout(f);
-    *out = f;
-    return BF_OK;
+    const bf_kernel *chosen = named_kernel(kernel);
+    int rc = check_size(num_bytes);
+    if (rc) return rc;
+    return chosen ? make(out, bitset, num_bytes, chosen, 0) : BF_EKERNEL;
 }
 
 int bf_sbbf_view(bf_sbbf **out, const void *bitset, size_t num_bytes) {
@@ -90,23 +121,22 @@ uint64_t bf_sbbf_seed(const bf_sbbf *f) { return f->seed; }
  * BF_EREADONLY: one predictable branch, as cheap as the old silent skip. */
 int bf_sbbf_insert_hash(bf_sbbf *f, uint64_t hash) {
     if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
-    return f->kernel->insert(f->bits, f->num_blocks, hash); /* BF_OK, a tail call */
+    return bf__sbbf_insert_hash(f, hash); /* BF_OK, a tail call */
 }
 
 bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash) {
-    return f->kernel->contains(f->data, f->num_blocks, hash);
+    return bf__sbbf_contains_hash(f, hash);
 }
 
 int bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n) {
     if (BF_UNLIKELY(!f || (!hashes && n))) return BF_EINVAL;
     if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
-    if (n) f->kernel->insert_batch(f->bits, f->num_blocks, hashes, n);
+    if (n) bf__sbbf_insert_hashes(f, hashes, n);
     return BF_OK;
 }
 
 size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes, size_t n, uint8_t *out) {
-    if (!n) return 0;
-    return f->kernel->contains_batch(f->data, f->num_blocks, hashes, n, out);
+    return n ? bf__sbbf_contains_hashes(f, hashes, n, out) : 0;
 }
 
 /* Concurrent inserts: owned bitsets are 64-byte aligned, so a block is four
@@ -200,16 +230,20 @@ int bf_sbbf_clear(bf_sbbf *f) {
     return BF_OK;
 }
 
-static bool all_clear(const bf_sbbf *f) {
+bool bf__sbbf_is_clear(const bf_sbbf *f) {
     for (uint64_t i = 0; i < f->num_bytes; i++)
         if (f->data[i]) return false;
     return true;
 }
 
+void bf__sbbf_write_bytes(bf_sbbf *f, uint64_t offset, const void *src, size_t len) {
+    if (len) memcpy(f->bits + offset, src, len);
+}
+
 int bf_sbbf_set_seed(bf_sbbf *f, uint64_t seed) {
     if (!f) return BF_EINVAL;
     if (!f->bits) return BF_EREADONLY;
-    if (seed != f->seed && !all_clear(f)) return BF_EINVAL;
+    if (seed != f->seed && !bf__sbbf_is_clear(f)) return BF_EINVAL;
     f->seed = seed;
     return BF_OK;
 }

@@ -627,6 +627,52 @@ Test(format, family_functions_bypassing_the_count_still_save) {
     bf_filter_free(g);
 }
 
+/* An image whose recorded count is UINT64_MAX - 1 (the regression seed
+ * tests/fuzz/corpus/filter_load/regress-count-saturates is one): three
+ * more inserts, each through another path, leave the count at UINT64_MAX
+ * (it once wrapped to 1), and so do merge and a save and load. */
+Test(format, insert_count_saturates) {
+    for (unsigned i = 0, nf = nfam(); i < nf; i++) {
+        bf_family fam = families[i];
+        bf_filter *f = filled(fam, 100, 0.01, 7);
+        size_t len;
+        uint8_t *buf = saved(f, &len);
+        bf_native_header h;
+        cr_assert_eq(bf__header_read(buf, len, &h), BF_OK);
+        h.inserted = UINT64_MAX - 1;
+        bf__header_write(buf, &h);
+        bf_filter *g;
+        cr_assert_eq(bf_filter_load(&g, buf, len), BF_OK, "%s", bf_family_name(fam));
+        bf_filter_stats st;
+        cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
+        cr_assert_eq(st.inserted, UINT64_MAX - 1, "%s", bf_family_name(fam));
+        const int64_t key = 123456789;
+        const uint64_t hash = 0x5eed5eed5eed5eedull;
+        cr_assert_eq(bf_filter_insert_hash(g, hash), BF_OK);
+        cr_assert_eq(bf_filter_insert_int64s(g, &key, 1, NULL), BF_OK);
+        cr_assert_eq(bf_filter_insert(g, "three", 5), BF_OK);
+        cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
+        cr_assert_eq(st.inserted, UINT64_MAX, "%s: %llu", bf_family_name(fam),
+                     (unsigned long long)st.inserted);
+        if (can_merge(fam)) {
+            bf_filter *twin;
+            cr_assert_eq(bf_filter_load(&twin, buf, len), BF_OK);
+            cr_assert_eq(bf_filter_merge(g, twin), BF_OK);
+            cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
+            cr_assert_eq(st.inserted, UINT64_MAX, "%s: merge", bf_family_name(fam));
+            bf_filter_free(twin);
+        }
+        size_t len2;
+        uint8_t *buf2 = saved(g, &len2);
+        cr_assert_eq(bf__header_read(buf2, len2, &h), BF_OK);
+        cr_assert_eq(h.inserted, UINT64_MAX, "%s: saved", bf_family_name(fam));
+        free(buf2);
+        free(buf);
+        bf_filter_free(g);
+        bf_filter_free(f);
+    }
+}
+
 Test(format, allocation_failures_leak_nothing) {
     for (unsigned i = 0, nf = nfam(); i < nf; i++) {
         bf_filter *f = sample(families[i], 100, 0);

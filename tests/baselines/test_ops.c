@@ -68,6 +68,8 @@ Test(ops, registry_rows_are_complete) {
         for (size_t j = 0; j < sizeof mandatory / sizeof mandatory[0]; j++)
             cr_assert(mandatory[j], "%s: operation %zu", o->name, j);
         cr_assert_eq(o->remove == NULL, o->remove_batch == NULL, "%s: remove in pairs", o->name);
+        cr_assert_eq(o->insert_keys == NULL, o->contains_keys == NULL, "%s: key operations in pairs",
+                     o->name);
         /* Names, both ways, any case. */
         cr_assert_str_eq(bf_family_name(o->id), o->name);
         bf_family id = (bf_family)0;

@@ -21,7 +21,8 @@ Plain ```sh blocks are shown to the reader but not run: the tutorial's
 BLOCKFILTER, is what this test does itself. Every relative link of the
 document must name a file that exists. BF_BENCH_BUILD is pointed into DIR,
 so a benchmark the tutorial runs builds its harness there, not in the
-source tree.
+source tree. --env NAME=VALUE (repeatable) adds to the blocks' environment:
+scripts/install-test.sh runs docs/adopting.md so, with the installed prefix.
 
 Prints one line per block and "N passed, N failed"; exits 1 on any failure.
 `run_tutorial.py --self-test --work DIR` checks that the checker fails on
@@ -142,6 +143,8 @@ def main():
     ap.add_argument("--source", required=True, help="the source tree (BLOCKFILTER)")
     ap.add_argument("--work", required=True, help="a folder for the scratch directory and the bench build")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="an environment variable for the blocks (repeatable)")
     docs_common.add_once_per_cpu(ap)
     args = ap.parse_args()
     if docs_common.skipped_for_kernel(args):
@@ -182,6 +185,9 @@ def main():
     env["BLOCKFILTER"] = os.path.abspath(args.source)
     env["BF_BENCH_BUILD"] = os.path.join(os.path.abspath(args.work), "bench-release")
     env["LC_ALL"] = "C"
+    for item in args.env:
+        name, _, value = item.partition("=")
+        env[name] = value
     for line, command, expected in runs:
         t0 = time.time()
         p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", command], cwd=scratch, env=env,

@@ -3,9 +3,22 @@
  * family is the byte at offset 6 of the image). Input: one control byte
  * (bit 0: recompute the header and payload checks, see fuzz_common.h), then
  * the image. An accepted image must re-save byte for byte, answer queries
- * consistently, and behave as a working filter afterwards.
+ * consistently, and behave as a working filter afterwards, whose insert
+ * count grows by the keys inserted and saturates at UINT64_MAX.
  */
 #include "fuzz_native_common.h"
+
+/* The insert count of f. */
+static uint64_t count_of(const bf_filter *f) {
+    bf_filter_stats st;
+    FUZZ_CHECK(bf_filter_get_stats(f, &st) == BF_OK);
+    return st.inserted;
+}
+
+/* count + n, saturating. */
+static uint64_t plus(uint64_t count, uint64_t n) {
+    return count > UINT64_MAX - n ? UINT64_MAX : count + n;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
@@ -27,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bf_family fam = bf_filter_family(f);
     FUZZ_CHECK((unsigned)fam == img[6]);
     FUZZ_CHECK(bf_filter_seed(f) == fuzz_le64(img + 8));
+    const uint64_t recorded = fuzz_le64(img + 16);
+    FUZZ_CHECK(count_of(f) == recorded);
 
     uint64_t q[NQ];
     uint8_t out[NQ];
@@ -48,13 +63,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int irc = bf_filter_insert_hashes(f, q, NQ, &done);
     FUZZ_CHECK(irc == BF_OK || irc == BF_EFULL || irc == BF_ETOOBIG || irc == BF_ENOMEM);
     FUZZ_CHECK(done <= NQ && (irc != BF_OK || done == NQ));
+    FUZZ_CHECK(count_of(f) == plus(recorded, done));
     for (size_t i = 0; i < done; i++) FUZZ_CHECK(bf_filter_contains_hash(f, q[i]));
     if (ops->remove) {
         for (size_t i = done; i-- > 0;) FUZZ_CHECK(bf_filter_remove_hash(f, q[i]) == BF_OK);
     } else {
         FUZZ_CHECK(bf_filter_remove_hash(f, q[0]) == BF_EUNSUPPORTED);
     }
-    if (bf_filter_insert(f, data, size) == BF_OK) FUZZ_CHECK(bf_filter_contains(f, data, size));
+    if (bf_filter_insert(f, data, size) == BF_OK) {
+        FUZZ_CHECK(bf_filter_contains(f, data, size));
+        FUZZ_CHECK(count_of(f) == plus(recorded, done + 1));
+    }
     bf_filter_stats st;
     FUZZ_CHECK(bf_filter_get_stats(f, &st) == BF_OK);
     FUZZ_CHECK(bf_filter_clear(f) == BF_OK);

@@ -229,8 +229,34 @@ static void arrays(void) {
     CHECK(bf_hash_binary(NULL, one, 1, 0, out) == BF_EINVAL, "data NULL with a byte to read");
 }
 
+/* The library's own XXH64 of byte strings (hash/xxh64.h, behind
+ * bf_hash_xxh64 and every byte-string call) against xxHash itself: every
+ * length from 0 to 300 (each path: stripes, 8-, 4- and 1-byte steps) and a
+ * few long ones, at every misalignment, with seeds 0 and random ones. */
+static void byte_strings(void) {
+    enum { MAXLEN = 4099 };
+    static uint8_t buf[MAXLEN + 16];
+    uint64_t rng = 314159;
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)tu_next(&rng);
+    CHECK(bf_hash_xxh64("abc", 3) == 0x44bc2cf5ad770999ull, "XXH64(abc)");
+    CHECK(bf_hash_xxh64("", 0) == XXH64("", 0, 0) && bf_hash_xxh64(NULL, 0) == XXH64("", 0, 0),
+          "XXH64 of the empty string");
+    size_t bad = 0, checks = 0;
+    for (size_t len = 0; len <= MAXLEN; len += len < 300 ? 1 : 953) {
+        for (size_t off = 0; off < 8; off++) {
+            uint64_t seed = off == 0 ? 0 : tu_next(&rng);
+            const uint8_t *p = buf + off;
+            bad += bf_hash_xxh64_seeded(p, len, seed) != XXH64(p, len, seed);
+            bad += seed == 0 && bf_hash_xxh64(p, len) != XXH64(p, len, 0);
+            checks++;
+        }
+    }
+    CHECK(bad == 0, "byte-string XXH64 vs xxHash: %zu of %zu differ", bad, checks);
+}
+
 int main(void) {
     known_answers();
+    byte_strings();
     kernels();
     choice();
     arrays();

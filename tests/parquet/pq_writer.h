@@ -1,7 +1,7 @@
 /*
  * A minimal but valid Parquet writer for the tests, the fuzz seeds and the
  * benchmark, written from parquet-format's parquet.thrift and Encodings.md
- * with the library's own Thrift compact writer (lib/parquet/thrift.h):
+ * with the tests' Thrift compact writer (tests/common/thrift_writer.h):
  *
  *  "PAR1" | per row group, per column: one DATA_PAGE (v1, uncompressed):
  *  PageHeader, then definition levels for OPTIONAL columns (4-byte length +
@@ -13,14 +13,15 @@
  * distinct_count) are computed here from the values with this file's own
  * comparisons, independent of the library's. Values are given in their
  * PLAIN form (no length prefix for byte arrays); a NULL pointer is a null.
- * Header-only: include it once per program; it needs blockfilter_internal.
+ * Header-only: include it once per program; link tests/common/
+ * thrift_writer.c, and blockfilter_internal for the type ids.
  */
 #ifndef BF_PQ_WRITER_H
 #define BF_PQ_WRITER_H
 
 #include "blockfilter.h"
 #include "blockfilter_parquet.h"
-#include "parquet/thrift.h"
+#include "thrift_writer.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -187,27 +188,27 @@ typedef struct pqw_file {
 } pqw_file;
 
 /* Definition levels as RLE runs: 4-byte length, then (count << 1, level). */
-static inline void pqw_levels(bf_thrift_writer *w, const pqw_value *v, size_t n, int maxdef) {
-    bf_thrift_writer lv;
-    bf_thrift_writer_init(&lv);
+static inline void pqw_levels(thrift_writer *w, const pqw_value *v, size_t n, int maxdef) {
+    thrift_writer lv;
+    thrift_writer_init(&lv);
     size_t i = 0;
     while (i < n) {
         uint8_t lvl = v[i].p ? (uint8_t)maxdef : 0;
         size_t j = i;
         while (j < n && (v[j].p ? (uint8_t)maxdef : 0) == lvl) j++;
-        bf_thrift_write_varint(&lv, (uint64_t)(j - i) << 1);
-        bf_thrift_write_raw(&lv, &lvl, 1);
+        thrift_write_varint(&lv, (uint64_t)(j - i) << 1);
+        thrift_write_raw(&lv, &lvl, 1);
         i = j;
     }
     uint8_t len4[4] = {(uint8_t)lv.len, (uint8_t)(lv.len >> 8), (uint8_t)(lv.len >> 16),
                        (uint8_t)(lv.len >> 24)};
-    bf_thrift_write_raw(w, len4, 4);
-    bf_thrift_write_raw(w, lv.buf, lv.len);
+    thrift_write_raw(w, len4, 4);
+    thrift_write_raw(w, lv.buf, lv.len);
     if (lv.err) w->err = lv.err;
-    bf_thrift_writer_free(&lv);
+    thrift_writer_free(&lv);
 }
 
-static inline void pqw_plain(bf_thrift_writer *w, const pqw_column *c, const pqw_value *v,
+static inline void pqw_plain(thrift_writer *w, const pqw_column *c, const pqw_value *v,
                              size_t n) {
     if (c->type == BF_PARQUET_BOOLEAN) { /* bit-packed, LSB first */
         uint8_t byte = 0;
@@ -216,11 +217,11 @@ static inline void pqw_plain(bf_thrift_writer *w, const pqw_column *c, const pqw
             if (!v[i].p) continue;
             byte |= (uint8_t)((((const uint8_t *)v[i].p)[0] & 1) << k);
             if (++k == 8) {
-                bf_thrift_write_raw(w, &byte, 1);
+                thrift_write_raw(w, &byte, 1);
                 byte = 0, k = 0;
             }
         }
-        if (k) bf_thrift_write_raw(w, &byte, 1);
+        if (k) thrift_write_raw(w, &byte, 1);
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -228,9 +229,9 @@ static inline void pqw_plain(bf_thrift_writer *w, const pqw_column *c, const pqw
         if (c->type == BF_PARQUET_BYTE_ARRAY) {
             uint8_t l4[4] = {(uint8_t)v[i].len, (uint8_t)(v[i].len >> 8),
                              (uint8_t)(v[i].len >> 16), (uint8_t)(v[i].len >> 24)};
-            bf_thrift_write_raw(w, l4, 4);
+            thrift_write_raw(w, l4, 4);
         }
-        bf_thrift_write_raw(w, v[i].p, v[i].len);
+        thrift_write_raw(w, v[i].p, v[i].len);
     }
 }
 
@@ -238,79 +239,79 @@ static inline int pqw_maxdef(const pqw_column *c) {
     return (c->repetition == 1) + (c->group != NULL);
 }
 
-static inline void pqw_statistics(bf_thrift_writer *w, const pqw_column *c,
+static inline void pqw_statistics(thrift_writer *w, const pqw_column *c,
                                   const pqw_chunk_stats *s) {
-    bf_thrift_write_struct_begin(w);
+    thrift_write_struct_begin(w);
     if (s->has_minmax && (c->stats == PQW_STATS_DEPRECATED || c->stats == PQW_STATS_BOTH)) {
-        bf_thrift_write_field(w, 1, BF_T_BINARY);
-        bf_thrift_write_binary(w, s->max.p, s->max.len);
-        bf_thrift_write_field(w, 2, BF_T_BINARY);
-        bf_thrift_write_binary(w, s->min.p, s->min.len);
+        thrift_write_field(w, 1, BF_T_BINARY);
+        thrift_write_binary(w, s->max.p, s->max.len);
+        thrift_write_field(w, 2, BF_T_BINARY);
+        thrift_write_binary(w, s->min.p, s->min.len);
     }
-    bf_thrift_write_field(w, 3, BF_T_I64);
-    bf_thrift_write_i64(w, s->nulls);
-    bf_thrift_write_field(w, 4, BF_T_I64);
-    bf_thrift_write_i64(w, s->distinct);
+    thrift_write_field(w, 3, BF_T_I64);
+    thrift_write_i64(w, s->nulls);
+    thrift_write_field(w, 4, BF_T_I64);
+    thrift_write_i64(w, s->distinct);
     if (s->has_minmax && (c->stats == PQW_STATS_NEW || c->stats == PQW_STATS_BOTH)) {
-        bf_thrift_write_field(w, 5, BF_T_BINARY);
-        bf_thrift_write_binary(w, s->max.p, s->max.len);
-        bf_thrift_write_field(w, 6, BF_T_BINARY);
-        bf_thrift_write_binary(w, s->min.p, s->min.len);
-        bf_thrift_write_bool_field(w, 7, true);
-        bf_thrift_write_bool_field(w, 8, true);
+        thrift_write_field(w, 5, BF_T_BINARY);
+        thrift_write_binary(w, s->max.p, s->max.len);
+        thrift_write_field(w, 6, BF_T_BINARY);
+        thrift_write_binary(w, s->min.p, s->min.len);
+        thrift_write_bool_field(w, 7, true);
+        thrift_write_bool_field(w, 8, true);
     }
-    bf_thrift_write_struct_end(w);
+    thrift_write_struct_end(w);
 }
 
-static inline void pqw_schema_elem(bf_thrift_writer *w, const pqw_column *c) {
-    bf_thrift_write_struct_begin(w);
-    bf_thrift_write_field(w, 1, BF_T_I32);
-    bf_thrift_write_i32(w, c->type);
+static inline void pqw_schema_elem(thrift_writer *w, const pqw_column *c) {
+    thrift_write_struct_begin(w);
+    thrift_write_field(w, 1, BF_T_I32);
+    thrift_write_i32(w, c->type);
     if (c->type == BF_PARQUET_FIXED_LEN_BYTE_ARRAY) {
-        bf_thrift_write_field(w, 2, BF_T_I32);
-        bf_thrift_write_i32(w, c->type_length);
+        thrift_write_field(w, 2, BF_T_I32);
+        thrift_write_i32(w, c->type_length);
     }
-    bf_thrift_write_field(w, 3, BF_T_I32);
-    bf_thrift_write_i32(w, c->repetition);
-    bf_thrift_write_field(w, 4, BF_T_BINARY);
-    bf_thrift_write_binary(w, c->name, strlen(c->name));
+    thrift_write_field(w, 3, BF_T_I32);
+    thrift_write_i32(w, c->repetition);
+    thrift_write_field(w, 4, BF_T_BINARY);
+    thrift_write_binary(w, c->name, strlen(c->name));
     if (c->converted >= 0) {
-        bf_thrift_write_field(w, 6, BF_T_I32);
-        bf_thrift_write_i32(w, c->converted);
+        thrift_write_field(w, 6, BF_T_I32);
+        thrift_write_i32(w, c->converted);
         if (c->converted == 5) { /* DECIMAL: scale, precision */
-            bf_thrift_write_field(w, 7, BF_T_I32);
-            bf_thrift_write_i32(w, c->lt_a);
-            bf_thrift_write_field(w, 8, BF_T_I32);
-            bf_thrift_write_i32(w, c->lt_b);
+            thrift_write_field(w, 7, BF_T_I32);
+            thrift_write_i32(w, c->lt_a);
+            thrift_write_field(w, 8, BF_T_I32);
+            thrift_write_i32(w, c->lt_b);
         }
     }
     if (c->logical) {
-        bf_thrift_write_field(w, 10, BF_T_STRUCT);
-        bf_thrift_write_struct_begin(w); /* LogicalType union */
-        bf_thrift_write_field(w, (int16_t)c->logical, BF_T_STRUCT);
-        bf_thrift_write_struct_begin(w);
+        thrift_write_field(w, 10, BF_T_STRUCT);
+        thrift_write_struct_begin(w); /* LogicalType union */
+        thrift_write_field(w, (int16_t)c->logical, BF_T_STRUCT);
+        thrift_write_struct_begin(w);
         if (c->logical == 5) { /* DecimalType */
-            bf_thrift_write_field(w, 1, BF_T_I32);
-            bf_thrift_write_i32(w, c->lt_a);
-            bf_thrift_write_field(w, 2, BF_T_I32);
-            bf_thrift_write_i32(w, c->lt_b);
+            thrift_write_field(w, 1, BF_T_I32);
+            thrift_write_i32(w, c->lt_a);
+            thrift_write_field(w, 2, BF_T_I32);
+            thrift_write_i32(w, c->lt_b);
         } else if (c->logical == 7 || c->logical == 8) { /* TimeType, TimestampType */
-            bf_thrift_write_bool_field(w, 1, c->lt_b != 0);
-            bf_thrift_write_field(w, 2, BF_T_STRUCT);
-            bf_thrift_write_struct_begin(w); /* TimeUnit union */
-            bf_thrift_write_field(w, (int16_t)c->lt_a, BF_T_STRUCT);
-            bf_thrift_write_struct_begin(w);
-            bf_thrift_write_struct_end(w);
-            bf_thrift_write_struct_end(w);
+            thrift_write_bool_field(w, 1, c->lt_b != 0);
+            thrift_write_field(w, 2, BF_T_STRUCT);
+            thrift_write_struct_begin(w); /* TimeUnit union */
+            thrift_write_field(w, (int16_t)c->lt_a, BF_T_STRUCT);
+            thrift_write_struct_begin(w);
+            thrift_write_struct_end(w);
+            thrift_write_struct_end(w);
         } else if (c->logical == 10) { /* IntType */
-            bf_thrift_write_field(w, 1, BF_T_BYTE);
-            bf_thrift_write_byte(w, (int8_t)c->lt_a);
-            bf_thrift_write_bool_field(w, 2, c->lt_b != 0);
+            thrift_write_field(w, 1, BF_T_BYTE);
+            thrift_write_byte(w, (int8_t)c->lt_a);
+            thrift_write_bool_field(w, 2, c->lt_b != 0);
         }
-        bf_thrift_write_struct_end(w);
-        bf_thrift_write_struct_end(w);
+        thrift_write_struct_end(w);
+        thrift_write_struct_end(w);
     }
-    bf_thrift_write_struct_end(w);
+    thrift_write_struct_end(w);
 }
 
 /* Per chunk, where the writer put things (for the footer and the tests). */
@@ -324,11 +325,11 @@ typedef struct pqw_chunk_pos {
 /* Writes the file into w (initialised by the caller). pos (may be NULL)
  * receives nrgs * ncols positions (their statistics point into the values
  * and into pos itself). Returns the writer's status. */
-static inline int pqw_write(bf_thrift_writer *w, const pqw_file *pf, pqw_chunk_pos *pos_out) {
+static inline int pqw_write(thrift_writer *w, const pqw_file *pf, pqw_chunk_pos *pos_out) {
     size_t nchunks = pf->nrgs * pf->ncols;
     pqw_chunk_pos *pos = pos_out ? pos_out : calloc(nchunks ? nchunks : 1, sizeof *pos);
     if (!pos) return BF_ENOMEM;
-    bf_thrift_write_raw(w, "PAR1", 4);
+    thrift_write_raw(w, "PAR1", 4);
     for (size_t rg = 0; rg < pf->nrgs; rg++)
         for (size_t ci = 0; ci < pf->ncols; ci++) {
             const pqw_column *c = &pf->cols[ci];
@@ -337,34 +338,34 @@ static inline int pqw_write(bf_thrift_writer *w, const pqw_file *pf, pqw_chunk_p
             pqw_chunk_pos *p = &pos[rg * pf->ncols + ci];
             pqw_stats(c, v, n, &p->stats);
             p->num_values = (int64_t)n;
-            bf_thrift_writer page;
-            bf_thrift_writer_init(&page);
+            thrift_writer page;
+            thrift_writer_init(&page);
             int maxdef = pqw_maxdef(c);
             if (maxdef) pqw_levels(&page, v, n, maxdef);
             pqw_plain(&page, c, v, n);
             p->data_offset = (int64_t)w->len;
-            bf_thrift_write_struct_begin(w); /* PageHeader */
-            bf_thrift_write_field(w, 1, BF_T_I32);
-            bf_thrift_write_i32(w, 0); /* DATA_PAGE */
-            bf_thrift_write_field(w, 2, BF_T_I32);
-            bf_thrift_write_i32(w, (int32_t)page.len);
-            bf_thrift_write_field(w, 3, BF_T_I32);
-            bf_thrift_write_i32(w, (int32_t)page.len);
-            bf_thrift_write_field(w, 5, BF_T_STRUCT); /* DataPageHeader */
-            bf_thrift_write_struct_begin(w);
-            bf_thrift_write_field(w, 1, BF_T_I32);
-            bf_thrift_write_i32(w, (int32_t)n);
-            bf_thrift_write_field(w, 2, BF_T_I32);
-            bf_thrift_write_i32(w, 0); /* PLAIN */
-            bf_thrift_write_field(w, 3, BF_T_I32);
-            bf_thrift_write_i32(w, 3); /* RLE */
-            bf_thrift_write_field(w, 4, BF_T_I32);
-            bf_thrift_write_i32(w, 3);
-            bf_thrift_write_struct_end(w);
-            bf_thrift_write_struct_end(w);
-            bf_thrift_write_raw(w, page.buf, page.len);
+            thrift_write_struct_begin(w); /* PageHeader */
+            thrift_write_field(w, 1, BF_T_I32);
+            thrift_write_i32(w, 0); /* DATA_PAGE */
+            thrift_write_field(w, 2, BF_T_I32);
+            thrift_write_i32(w, (int32_t)page.len);
+            thrift_write_field(w, 3, BF_T_I32);
+            thrift_write_i32(w, (int32_t)page.len);
+            thrift_write_field(w, 5, BF_T_STRUCT); /* DataPageHeader */
+            thrift_write_struct_begin(w);
+            thrift_write_field(w, 1, BF_T_I32);
+            thrift_write_i32(w, (int32_t)n);
+            thrift_write_field(w, 2, BF_T_I32);
+            thrift_write_i32(w, 0); /* PLAIN */
+            thrift_write_field(w, 3, BF_T_I32);
+            thrift_write_i32(w, 3); /* RLE */
+            thrift_write_field(w, 4, BF_T_I32);
+            thrift_write_i32(w, 3);
+            thrift_write_struct_end(w);
+            thrift_write_struct_end(w);
+            thrift_write_raw(w, page.buf, page.len);
             if (page.err) w->err = page.err;
-            bf_thrift_writer_free(&page);
+            thrift_writer_free(&page);
             p->total = (int64_t)w->len - p->data_offset;
         }
     /* Bloom filters after all row groups, as Arrow writes them. */
@@ -388,7 +389,7 @@ static inline int pqw_write(bf_thrift_writer *w, const pqw_file *pf, pqw_chunk_p
             if (tmp && bf_sbbf_to_parquet(f, tmp, cap, &got) == BF_OK) {
                 p->bloom_offset = (int64_t)w->len;
                 p->bloom_length = (int64_t)got;
-                bf_thrift_write_raw(w, tmp, got);
+                thrift_write_raw(w, tmp, got);
             } else {
                 w->err = BF_ENOMEM;
             }
@@ -398,28 +399,28 @@ static inline int pqw_write(bf_thrift_writer *w, const pqw_file *pf, pqw_chunk_p
     size_t footer_at = w->len;
     int64_t total_rows = 0;
     for (size_t rg = 0; rg < pf->nrgs; rg++) total_rows += (int64_t)pf->rows[rg];
-    bf_thrift_write_struct_begin(w); /* FileMetaData */
-    bf_thrift_write_field(w, 1, BF_T_I32);
-    bf_thrift_write_i32(w, 1);
-    bf_thrift_write_field(w, 2, BF_T_LIST);
+    thrift_write_struct_begin(w); /* FileMetaData */
+    thrift_write_field(w, 1, BF_T_I32);
+    thrift_write_i32(w, 1);
+    thrift_write_field(w, 2, BF_T_LIST);
     /* Schema: root, then each column (groups open before their first child). */
     uint32_t nelem = 1;
     for (size_t ci = 0; ci < pf->ncols; ci++)
         nelem += 1 + (pf->cols[ci].group &&
                       (ci == 0 || !pf->cols[ci - 1].group ||
                        strcmp(pf->cols[ci - 1].group, pf->cols[ci].group) != 0));
-    bf_thrift_write_list_begin(w, BF_T_STRUCT, nelem);
+    thrift_write_list_begin(w, BF_T_STRUCT, nelem);
     uint32_t top = 0;
     for (size_t ci = 0; ci < pf->ncols; ci++)
         if (!pf->cols[ci].group || ci == 0 || !pf->cols[ci - 1].group ||
             strcmp(pf->cols[ci - 1].group, pf->cols[ci].group) != 0)
             top++;
-    bf_thrift_write_struct_begin(w);
-    bf_thrift_write_field(w, 4, BF_T_BINARY);
-    bf_thrift_write_binary(w, "schema", 6);
-    bf_thrift_write_field(w, 5, BF_T_I32);
-    bf_thrift_write_i32(w, (int32_t)top);
-    bf_thrift_write_struct_end(w);
+    thrift_write_struct_begin(w);
+    thrift_write_field(w, 4, BF_T_BINARY);
+    thrift_write_binary(w, "schema", 6);
+    thrift_write_field(w, 5, BF_T_I32);
+    thrift_write_i32(w, (int32_t)top);
+    thrift_write_struct_end(w);
     for (size_t ci = 0; ci < pf->ncols; ci++) {
         const pqw_column *c = &pf->cols[ci];
         if (c->group && (ci == 0 || !pf->cols[ci - 1].group ||
@@ -429,110 +430,110 @@ static inline int pqw_write(bf_thrift_writer *w, const pqw_file *pf, pqw_chunk_p
                                 strcmp(pf->cols[k].group, c->group) == 0;
                  k++)
                 kids++;
-            bf_thrift_write_struct_begin(w);
-            bf_thrift_write_field(w, 3, BF_T_I32);
-            bf_thrift_write_i32(w, 1); /* OPTIONAL */
-            bf_thrift_write_field(w, 4, BF_T_BINARY);
-            bf_thrift_write_binary(w, c->group, strlen(c->group));
-            bf_thrift_write_field(w, 5, BF_T_I32);
-            bf_thrift_write_i32(w, kids);
-            bf_thrift_write_struct_end(w);
+            thrift_write_struct_begin(w);
+            thrift_write_field(w, 3, BF_T_I32);
+            thrift_write_i32(w, 1); /* OPTIONAL */
+            thrift_write_field(w, 4, BF_T_BINARY);
+            thrift_write_binary(w, c->group, strlen(c->group));
+            thrift_write_field(w, 5, BF_T_I32);
+            thrift_write_i32(w, kids);
+            thrift_write_struct_end(w);
         }
         pqw_schema_elem(w, c);
     }
-    bf_thrift_write_field(w, 3, BF_T_I64);
-    bf_thrift_write_i64(w, total_rows);
-    bf_thrift_write_field(w, 4, BF_T_LIST);
-    bf_thrift_write_list_begin(w, BF_T_STRUCT, (uint32_t)pf->nrgs);
+    thrift_write_field(w, 3, BF_T_I64);
+    thrift_write_i64(w, total_rows);
+    thrift_write_field(w, 4, BF_T_LIST);
+    thrift_write_list_begin(w, BF_T_STRUCT, (uint32_t)pf->nrgs);
     for (size_t rg = 0; rg < pf->nrgs; rg++) {
-        bf_thrift_write_struct_begin(w); /* RowGroup */
-        bf_thrift_write_field(w, 1, BF_T_LIST);
-        bf_thrift_write_list_begin(w, BF_T_STRUCT, (uint32_t)pf->ncols);
+        thrift_write_struct_begin(w); /* RowGroup */
+        thrift_write_field(w, 1, BF_T_LIST);
+        thrift_write_list_begin(w, BF_T_STRUCT, (uint32_t)pf->ncols);
         int64_t rg_bytes = 0;
         for (size_t ci = 0; ci < pf->ncols; ci++) {
             const pqw_column *c = &pf->cols[ci];
             const pqw_chunk_pos *p = &pos[rg * pf->ncols + ci];
             rg_bytes += p->total;
-            bf_thrift_write_struct_begin(w); /* ColumnChunk */
-            bf_thrift_write_field(w, 2, BF_T_I64);
-            bf_thrift_write_i64(w, p->data_offset);
-            bf_thrift_write_field(w, 3, BF_T_STRUCT); /* ColumnMetaData */
-            bf_thrift_write_struct_begin(w);
-            bf_thrift_write_field(w, 1, BF_T_I32);
-            bf_thrift_write_i32(w, c->type);
-            bf_thrift_write_field(w, 2, BF_T_LIST);
-            bf_thrift_write_list_begin(w, BF_T_I32, 2);
-            bf_thrift_write_i32(w, 0); /* PLAIN */
-            bf_thrift_write_i32(w, 3); /* RLE */
-            bf_thrift_write_field(w, 3, BF_T_LIST);
-            bf_thrift_write_list_begin(w, BF_T_BINARY, c->group ? 2 : 1);
-            if (c->group) bf_thrift_write_binary(w, c->group, strlen(c->group));
-            bf_thrift_write_binary(w, c->name, strlen(c->name));
-            bf_thrift_write_field(w, 4, BF_T_I32);
-            bf_thrift_write_i32(w, 0); /* UNCOMPRESSED */
-            bf_thrift_write_field(w, 5, BF_T_I64);
-            bf_thrift_write_i64(w, p->num_values);
-            bf_thrift_write_field(w, 6, BF_T_I64);
-            bf_thrift_write_i64(w, p->total);
-            bf_thrift_write_field(w, 7, BF_T_I64);
-            bf_thrift_write_i64(w, p->total);
-            bf_thrift_write_field(w, 9, BF_T_I64);
-            bf_thrift_write_i64(w, p->data_offset);
+            thrift_write_struct_begin(w); /* ColumnChunk */
+            thrift_write_field(w, 2, BF_T_I64);
+            thrift_write_i64(w, p->data_offset);
+            thrift_write_field(w, 3, BF_T_STRUCT); /* ColumnMetaData */
+            thrift_write_struct_begin(w);
+            thrift_write_field(w, 1, BF_T_I32);
+            thrift_write_i32(w, c->type);
+            thrift_write_field(w, 2, BF_T_LIST);
+            thrift_write_list_begin(w, BF_T_I32, 2);
+            thrift_write_i32(w, 0); /* PLAIN */
+            thrift_write_i32(w, 3); /* RLE */
+            thrift_write_field(w, 3, BF_T_LIST);
+            thrift_write_list_begin(w, BF_T_BINARY, c->group ? 2 : 1);
+            if (c->group) thrift_write_binary(w, c->group, strlen(c->group));
+            thrift_write_binary(w, c->name, strlen(c->name));
+            thrift_write_field(w, 4, BF_T_I32);
+            thrift_write_i32(w, 0); /* UNCOMPRESSED */
+            thrift_write_field(w, 5, BF_T_I64);
+            thrift_write_i64(w, p->num_values);
+            thrift_write_field(w, 6, BF_T_I64);
+            thrift_write_i64(w, p->total);
+            thrift_write_field(w, 7, BF_T_I64);
+            thrift_write_i64(w, p->total);
+            thrift_write_field(w, 9, BF_T_I64);
+            thrift_write_i64(w, p->data_offset);
             if (c->stats != PQW_STATS_NONE) {
-                bf_thrift_write_field(w, 12, BF_T_STRUCT);
+                thrift_write_field(w, 12, BF_T_STRUCT);
                 pqw_statistics(w, c, &p->stats);
             }
             if (p->bloom_offset >= 0 || c->bloom_offset_fake) {
-                bf_thrift_write_field(w, 14, BF_T_I64);
-                bf_thrift_write_i64(w, c->bloom_offset_fake ? c->bloom_offset_fake : p->bloom_offset);
+                thrift_write_field(w, 14, BF_T_I64);
+                thrift_write_i64(w, c->bloom_offset_fake ? c->bloom_offset_fake : p->bloom_offset);
                 if (!c->bloom_no_length) {
-                    bf_thrift_write_field(w, 15, BF_T_I32);
-                    bf_thrift_write_i32(w, c->bloom_length_fake ? c->bloom_length_fake
+                    thrift_write_field(w, 15, BF_T_I32);
+                    thrift_write_i32(w, c->bloom_length_fake ? c->bloom_length_fake
                                                                 : (int32_t)p->bloom_length);
                 }
             }
-            bf_thrift_write_struct_end(w);
+            thrift_write_struct_end(w);
             if (c->crypto) { /* ColumnCryptoMetaData: ENCRYPTION_WITH_FOOTER_KEY */
-                bf_thrift_write_field(w, 8, BF_T_STRUCT);
-                bf_thrift_write_struct_begin(w);
-                bf_thrift_write_field(w, 1, BF_T_STRUCT);
-                bf_thrift_write_struct_begin(w);
-                bf_thrift_write_struct_end(w);
-                bf_thrift_write_struct_end(w);
+                thrift_write_field(w, 8, BF_T_STRUCT);
+                thrift_write_struct_begin(w);
+                thrift_write_field(w, 1, BF_T_STRUCT);
+                thrift_write_struct_begin(w);
+                thrift_write_struct_end(w);
+                thrift_write_struct_end(w);
             }
-            bf_thrift_write_struct_end(w);
+            thrift_write_struct_end(w);
         }
-        bf_thrift_write_field(w, 2, BF_T_I64);
-        bf_thrift_write_i64(w, rg_bytes);
-        bf_thrift_write_field(w, 3, BF_T_I64);
-        bf_thrift_write_i64(w, (int64_t)pf->rows[rg]);
-        bf_thrift_write_field(w, 5, BF_T_I64);
-        bf_thrift_write_i64(w, pos[rg * pf->ncols].data_offset);
-        bf_thrift_write_field(w, 6, BF_T_I64);
-        bf_thrift_write_i64(w, rg_bytes);
-        bf_thrift_write_field(w, 7, BF_T_I16);
-        bf_thrift_write_i16(w, (int16_t)rg);
-        bf_thrift_write_struct_end(w);
+        thrift_write_field(w, 2, BF_T_I64);
+        thrift_write_i64(w, rg_bytes);
+        thrift_write_field(w, 3, BF_T_I64);
+        thrift_write_i64(w, (int64_t)pf->rows[rg]);
+        thrift_write_field(w, 5, BF_T_I64);
+        thrift_write_i64(w, pos[rg * pf->ncols].data_offset);
+        thrift_write_field(w, 6, BF_T_I64);
+        thrift_write_i64(w, rg_bytes);
+        thrift_write_field(w, 7, BF_T_I16);
+        thrift_write_i16(w, (int16_t)rg);
+        thrift_write_struct_end(w);
     }
-    bf_thrift_write_field(w, 6, BF_T_BINARY);
+    thrift_write_field(w, 6, BF_T_BINARY);
     const char *by = pf->created_by ? pf->created_by : "blockfilter tests";
-    bf_thrift_write_binary(w, by, strlen(by));
+    thrift_write_binary(w, by, strlen(by));
     if (!pf->no_column_orders) {
-        bf_thrift_write_field(w, 7, BF_T_LIST);
-        bf_thrift_write_list_begin(w, BF_T_STRUCT, (uint32_t)pf->ncols);
+        thrift_write_field(w, 7, BF_T_LIST);
+        thrift_write_list_begin(w, BF_T_STRUCT, (uint32_t)pf->ncols);
         for (size_t ci = 0; ci < pf->ncols; ci++) { /* TYPE_ORDER */
-            bf_thrift_write_struct_begin(w);
-            bf_thrift_write_field(w, 1, BF_T_STRUCT);
-            bf_thrift_write_struct_begin(w);
-            bf_thrift_write_struct_end(w);
-            bf_thrift_write_struct_end(w);
+            thrift_write_struct_begin(w);
+            thrift_write_field(w, 1, BF_T_STRUCT);
+            thrift_write_struct_begin(w);
+            thrift_write_struct_end(w);
+            thrift_write_struct_end(w);
         }
     }
-    bf_thrift_write_struct_end(w);
+    thrift_write_struct_end(w);
     uint32_t fl = (uint32_t)(w->len - footer_at);
     uint8_t tail[8] = {(uint8_t)fl, (uint8_t)(fl >> 8), (uint8_t)(fl >> 16), (uint8_t)(fl >> 24),
                        'P', 'A', 'R', '1'};
-    bf_thrift_write_raw(w, tail, 8);
+    thrift_write_raw(w, tail, 8);
     if (!pos_out) free(pos);
     return w->err;
 }

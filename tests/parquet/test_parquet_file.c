@@ -33,61 +33,61 @@
 /* Thrift compact protocol                                                   */
 /* ------------------------------------------------------------------------ */
 
-static int bytes_are(const bf_thrift_writer *w, const uint8_t *want, size_t n) {
+static int bytes_are(const thrift_writer *w, const uint8_t *want, size_t n) {
     return w->err == 0 && w->len == n && memcmp(w->buf, want, n) == 0;
 }
 
 static void thrift_writer_vectors(void) {
-    bf_thrift_writer w;
+    thrift_writer w;
     /* Short-form field headers (delta 1..15), long form (delta > 15 or
      * backwards), zigzag varints, bools in the type nibble. */
-    bf_thrift_writer_init(&w);
-    bf_thrift_write_struct_begin(&w);
-    bf_thrift_write_field(&w, 1, BF_T_I32);
-    bf_thrift_write_i32(&w, 1);      /* zigzag 2 */
-    bf_thrift_write_field(&w, 3, BF_T_I32);
-    bf_thrift_write_i32(&w, -64);    /* zigzag 127 */
-    bf_thrift_write_field(&w, 4, BF_T_I64);
-    bf_thrift_write_i64(&w, 64);     /* zigzag 128: two bytes */
-    bf_thrift_write_field(&w, 20, BF_T_I16); /* delta 16: long form */
-    bf_thrift_write_i16(&w, -1);
-    bf_thrift_write_field(&w, 2, BF_T_BYTE); /* backwards: long form */
-    bf_thrift_write_byte(&w, -2);
-    bf_thrift_write_bool_field(&w, 3, true);
-    bf_thrift_write_bool_field(&w, 4, false);
-    bf_thrift_write_struct_end(&w);
+    thrift_writer_init(&w);
+    thrift_write_struct_begin(&w);
+    thrift_write_field(&w, 1, BF_T_I32);
+    thrift_write_i32(&w, 1);      /* zigzag 2 */
+    thrift_write_field(&w, 3, BF_T_I32);
+    thrift_write_i32(&w, -64);    /* zigzag 127 */
+    thrift_write_field(&w, 4, BF_T_I64);
+    thrift_write_i64(&w, 64);     /* zigzag 128: two bytes */
+    thrift_write_field(&w, 20, BF_T_I16); /* delta 16: long form */
+    thrift_write_i16(&w, -1);
+    thrift_write_field(&w, 2, BF_T_BYTE); /* backwards: long form */
+    thrift_write_byte(&w, -2);
+    thrift_write_bool_field(&w, 3, true);
+    thrift_write_bool_field(&w, 4, false);
+    thrift_write_struct_end(&w);
     static const uint8_t v1[] = {0x15, 0x02, 0x25, 0x7f, 0x16, 0x80, 0x01, 0x04, 0x28, 0x01,
                                  0x03, 0x04, 0xfe, 0x11, 0x12, 0x00};
     CHECK(bytes_are(&w, v1, sizeof v1), "field headers and varints (len %zu)", w.len);
-    bf_thrift_writer_free(&w);
+    thrift_writer_free(&w);
 
     /* Binary, double (little-endian), lists (short and long), map, nested. */
-    bf_thrift_writer_init(&w);
-    bf_thrift_write_struct_begin(&w);
-    bf_thrift_write_field(&w, 1, BF_T_BINARY);
-    bf_thrift_write_binary(&w, "abc", 3);
-    bf_thrift_write_field(&w, 2, BF_T_DOUBLE);
-    bf_thrift_write_double(&w, 1.5);
-    bf_thrift_write_field(&w, 3, BF_T_LIST);
-    bf_thrift_write_list_begin(&w, BF_T_I32, 3);
-    for (int i = 0; i < 3; i++) bf_thrift_write_i32(&w, i);
-    bf_thrift_write_field(&w, 4, BF_T_LIST);
-    bf_thrift_write_list_begin(&w, BF_T_TRUE, 15);
-    for (int i = 0; i < 15; i++) bf_thrift_write_bool_elem(&w, i & 1);
-    bf_thrift_write_field(&w, 5, BF_T_MAP);
-    bf_thrift_write_map_begin(&w, BF_T_BINARY, BF_T_I32, 1);
-    bf_thrift_write_binary(&w, "k", 1);
-    bf_thrift_write_i32(&w, 7);
-    bf_thrift_write_field(&w, 6, BF_T_MAP);
-    bf_thrift_write_map_begin(&w, BF_T_BINARY, BF_T_I32, 0);
-    bf_thrift_write_field(&w, 7, BF_T_STRUCT);
-    bf_thrift_write_struct_begin(&w);
-    bf_thrift_write_field(&w, 1, BF_T_I64);
-    bf_thrift_write_i64(&w, -1);
-    bf_thrift_write_struct_end(&w);
-    bf_thrift_write_field(&w, 8, BF_T_SET);
-    bf_thrift_write_list_begin(&w, BF_T_BINARY, 0);
-    bf_thrift_write_struct_end(&w);
+    thrift_writer_init(&w);
+    thrift_write_struct_begin(&w);
+    thrift_write_field(&w, 1, BF_T_BINARY);
+    thrift_write_binary(&w, "abc", 3);
+    thrift_write_field(&w, 2, BF_T_DOUBLE);
+    thrift_write_double(&w, 1.5);
+    thrift_write_field(&w, 3, BF_T_LIST);
+    thrift_write_list_begin(&w, BF_T_I32, 3);
+    for (int i = 0; i < 3; i++) thrift_write_i32(&w, i);
+    thrift_write_field(&w, 4, BF_T_LIST);
+    thrift_write_list_begin(&w, BF_T_TRUE, 15);
+    for (int i = 0; i < 15; i++) thrift_write_bool_elem(&w, i & 1);
+    thrift_write_field(&w, 5, BF_T_MAP);
+    thrift_write_map_begin(&w, BF_T_BINARY, BF_T_I32, 1);
+    thrift_write_binary(&w, "k", 1);
+    thrift_write_i32(&w, 7);
+    thrift_write_field(&w, 6, BF_T_MAP);
+    thrift_write_map_begin(&w, BF_T_BINARY, BF_T_I32, 0);
+    thrift_write_field(&w, 7, BF_T_STRUCT);
+    thrift_write_struct_begin(&w);
+    thrift_write_field(&w, 1, BF_T_I64);
+    thrift_write_i64(&w, -1);
+    thrift_write_struct_end(&w);
+    thrift_write_field(&w, 8, BF_T_SET);
+    thrift_write_list_begin(&w, BF_T_BINARY, 0);
+    thrift_write_struct_end(&w);
     static const uint8_t v2[] = {
         0x18, 0x03, 'a',  'b',  'c',  0x17, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 0x19, 0x35, 0x00,
         0x02, 0x04, 0x19, 0xf1, 0x0f, 2,    1, 2, 1, 2, 1, 2, 1,    2,    1,    2,    1,
@@ -131,7 +131,7 @@ static void thrift_writer_vectors(void) {
     }
     CHECK(ok && rc == 0 && fields == 8 && r.p == r.end && r.depth == 0,
           "read back: ok %d rc %d fields %d", ok, rc, fields);
-    bf_thrift_writer_free(&w);
+    thrift_writer_free(&w);
 }
 
 static void thrift_reader_limits(void) {
@@ -208,27 +208,27 @@ static void thrift_reader_limits(void) {
     bf_thrift_reader_init(&r, badb, sizeof badb, NULL);
     CHECK(bf_thrift_skip(&r, BF_T_LIST) == BF_EFORMAT, "bool element 7");
     /* Every prefix of a struct holding every type is refused, never overrun. */
-    bf_thrift_writer w;
-    bf_thrift_writer_init(&w);
-    bf_thrift_write_struct_begin(&w);
-    bf_thrift_write_field(&w, 1, BF_T_BINARY);
-    bf_thrift_write_binary(&w, "hello", 5);
-    bf_thrift_write_field(&w, 2, BF_T_DOUBLE);
-    bf_thrift_write_double(&w, -2.0);
-    bf_thrift_write_field(&w, 3, BF_T_MAP);
-    bf_thrift_write_map_begin(&w, BF_T_I64, BF_T_TRUE, 2);
-    bf_thrift_write_i64(&w, 1);
-    bf_thrift_write_bool_elem(&w, true);
-    bf_thrift_write_i64(&w, 2);
-    bf_thrift_write_bool_elem(&w, false);
-    bf_thrift_write_field(&w, 300, BF_T_SET);
-    bf_thrift_write_list_begin(&w, BF_T_STRUCT, 1);
-    bf_thrift_write_struct_begin(&w);
-    bf_thrift_write_bool_field(&w, 1, true);
-    bf_thrift_write_struct_end(&w);
-    bf_thrift_write_field(&w, 301, BF_T_BYTE);
-    bf_thrift_write_byte(&w, 5);
-    bf_thrift_write_struct_end(&w);
+    thrift_writer w;
+    thrift_writer_init(&w);
+    thrift_write_struct_begin(&w);
+    thrift_write_field(&w, 1, BF_T_BINARY);
+    thrift_write_binary(&w, "hello", 5);
+    thrift_write_field(&w, 2, BF_T_DOUBLE);
+    thrift_write_double(&w, -2.0);
+    thrift_write_field(&w, 3, BF_T_MAP);
+    thrift_write_map_begin(&w, BF_T_I64, BF_T_TRUE, 2);
+    thrift_write_i64(&w, 1);
+    thrift_write_bool_elem(&w, true);
+    thrift_write_i64(&w, 2);
+    thrift_write_bool_elem(&w, false);
+    thrift_write_field(&w, 300, BF_T_SET);
+    thrift_write_list_begin(&w, BF_T_STRUCT, 1);
+    thrift_write_struct_begin(&w);
+    thrift_write_bool_field(&w, 1, true);
+    thrift_write_struct_end(&w);
+    thrift_write_field(&w, 301, BF_T_BYTE);
+    thrift_write_byte(&w, 5);
+    thrift_write_struct_end(&w);
     CHECK(w.err == 0, "writer: %d", w.err);
     int bad = 0;
     for (size_t len = 0; len <= w.len; len++) {
@@ -240,7 +240,7 @@ static void thrift_reader_limits(void) {
         free(cp);
     }
     CHECK(bad == 0, "%d prefixes of a %zu-byte struct misjudged", bad, w.len);
-    bf_thrift_writer_free(&w);
+    thrift_writer_free(&w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -670,7 +670,7 @@ static int row_x(int c, int rg, int i) {
 }
 
 typedef struct written {
-    bf_thrift_writer w;
+    thrift_writer w;
     pqw_chunk_pos pos[NRG * NCOLS];
     uint8_t store[NRG][NCOLS][ROWS][16];
     pqw_value vals[NRG][NCOLS][ROWS];
@@ -696,7 +696,7 @@ static int write_test_file(written *t, pqw_column *cs, size_t ncols) {
         }
     }
     pqw_file pf = {cs, ncols, NRG, rows, ptrs, NULL, false};
-    bf_thrift_writer_init(&t->w);
+    thrift_writer_init(&t->w);
     return pqw_write(&t->w, &pf, t->pos);
 }
 
@@ -730,7 +730,7 @@ static void written_file(void) {
     rc = bf_parquet_open_buffer(&f, t->w.buf, t->w.len);
     CHECK(rc == BF_OK, "open written file: %s", bf_strerror(rc));
     if (rc) {
-        bf_thrift_writer_free(&t->w);
+        thrift_writer_free(&t->w);
         free(t);
         return;
     }
@@ -994,10 +994,10 @@ static void written_file(void) {
         CHECK(bad == 0, "written: %d truncations accepted", bad);
         truncations_and_flips(t->w.buf, t->w.len, "written");
     }
-    bf_thrift_writer_free(&t2->w);
+    thrift_writer_free(&t2->w);
     free(t2);
     bf_parquet_close(f);
-    bf_thrift_writer_free(&t->w);
+    thrift_writer_free(&t->w);
     free(t);
 }
 
@@ -1083,7 +1083,7 @@ static void text_forms(void) {
               strcmp(bf_strerror(BF_ENOCOLUMN), "unknown status") != 0,
           "names");
     bf_parquet_close(f);
-    bf_thrift_writer_free(&t->w);
+    thrift_writer_free(&t->w);
     free(t);
 }
 
@@ -1131,8 +1131,8 @@ static void tiled_batches(void) {
         }
     }
     pqw_file pf = {cs, NT, TB_NRG, rows, ptrs, NULL, false};
-    bf_thrift_writer w;
-    bf_thrift_writer_init(&w);
+    thrift_writer w;
+    thrift_writer_init(&w);
     int rc = pqw_write(&w, &pf, NULL);
     bf_parquet_file *f = NULL;
     if (rc == 0) rc = bf_parquet_open_buffer(&f, w.buf, w.len);
@@ -1230,7 +1230,7 @@ static void tiled_batches(void) {
     }
     free(xs), free(vb), free(vp), free(vl), free(bout), free(store), free(vals);
     bf_parquet_close(f);
-    bf_thrift_writer_free(&w);
+    thrift_writer_free(&w);
 }
 
 int main(void) {

@@ -426,12 +426,85 @@ def cf_scandump_loadchunk(ctx):
     fails_untouched(c, "r", ("CF.LOADCHUNK", "r", 3, b"abcd"), "Couldn't load chunk!")
     fails_untouched(c, "r", ("CF.LOADCHUNK", "r", 5, b""), "Couldn't load chunk!")
     fails_untouched(c, "r", ("CF.LOADCHUNK", "r", 10 ** 15, b"x"), "Couldn't load chunk!")
-    # An empty filter is dumped and restored too.
+    # A filter without items dumps as (0, nil) at once, as RedisBloom's:
+    # reserved and never added to, or emptied by deletes.
     c("CF.RESERVE", "e", "64")
-    it, hdr = c("CF.SCANDUMP", "e", 0)
-    eq(it, 1)
-    eq(c("CF.LOADCHUNK", "e2", 1, hdr), b"OK")
-    eq(digest(c, "e2"), digest(c, "e"))
+    for pos in (0, 1, 9):
+        eq(c("CF.SCANDUMP", "e", pos), [0, None], "empty filter at %d" % pos)
+    eq(c("CF.ADD", "e", "a"), 1)
+    eq(c("CF.SCANDUMP", "e", 0)[0], 1)
+    eq(c("CF.DEL", "e", "a"), 1)
+    eq(c("CF.SCANDUMP", "e", 0), [0, None], "emptied by a delete")
+
+
+@test
+def debug_replies(ctx):
+    s = ctx.server()
+    c = s.client()
+    c("SET", "str", "x")
+    err(c("BF.DEBUG"), arity("BF.DEBUG"))
+    err(c("BF.DEBUG", "missing"), "ERR not found")
+    err(c("BF.DEBUG", "str"), WRONGTYPE)
+    c("BF.RESERVE", "b", "0.01", "100", "EXPANSION", "2")
+    c("BF.MADD", "b", *["i%d" % i for i in range(250)])
+    info = info_map(c("BF.INFO", "b", "ALL"))
+    lines = [x.decode() for x in c("BF.DEBUG", "b")]
+    eq(len(lines), 1 + info["Number of filters"], "size line, then one per layer")
+    eq(lines[0], "size:%d" % info["Number of items inserted"])
+    total_bytes = total_cap = total_items = 0
+    prev_ratio = 1.0
+    for line in lines[1:]:
+        f = dict(kv.split(":") for kv in line.split(" "))
+        eq(list(f), ["bytes", "bits", "hashes", "hashwidth", "capacity", "size", "ratio"], line)
+        eq(int(f["bits"]), 8 * int(f["bytes"]))
+        eq((f["hashes"], f["hashwidth"]), ("8", "64"))
+        check(float(f["ratio"]) < prev_ratio, "each layer tightens its target: %s" % line)
+        prev_ratio = float(f["ratio"])
+        total_bytes += int(f["bytes"])
+        total_cap += int(f["capacity"])
+        total_items += int(f["size"])
+    eq(total_cap, info["Capacity"])
+    eq(total_items, info["Number of items inserted"])
+    check(total_bytes < info["Size"] < total_bytes + 4096, "layers' bytes %d, Size %d" % (total_bytes, info["Size"]))
+
+    err(c("CF.DEBUG", "missing"), "ERR not found")
+    err(c("CF.DEBUG", "str"), WRONGTYPE)
+    c("CF.RESERVE", "c", "64", "EXPANSION", "2", "MAXITERATIONS", "40")
+    c("CF.INSERT", "c", "ITEMS", *["v%d" % i for i in range(200)])
+    c("CF.DEL", "c", "v3")
+    ci = info_map(c("CF.INFO", "c"))
+    eq(c("CF.DEBUG", "c"),
+       ("bktsize:4 buckets:%d items:%d deletes:1 filters:%d max_iterations:40 expansion:2" % (
+           ci["Number of buckets"], ci["Number of items inserted"], ci["Number of filters"])).encode())
+
+
+@test
+def cf_compact(ctx):
+    s = ctx.server()
+    c = s.client()
+    c("SET", "str", "x")
+    err(c("CF.COMPACT"), arity("CF.COMPACT"))
+    err(c("CF.COMPACT", "missing"), "Cuckoo filter was not found")
+    err(c("CF.COMPACT", "str"), WRONGTYPE)
+    c("CF.RESERVE", "c", "16", "EXPANSION", "1")
+    items = ["v%d" % i for i in range(100)]
+    c("CF.INSERT", "c", "ITEMS", *items)
+    grown = info_map(c("CF.INFO", "c"))["Number of filters"]
+    check(grown >= 4, "grown to %d sub-filters" % grown)
+    before = digest(c, "c")
+    eq(c("CF.COMPACT", "c"), b"OK")
+    eq(digest(c, "c"), before, "nothing to free while every sub-filter holds items")
+    # Emptied by deletes: every sub-filter but the first is freed.
+    eq(c("CF.MEXISTS", "c", *items), [1] * len(items))
+    for it in items:
+        eq(c("CF.DEL", "c", it), 1)
+    eq(c("CF.COMPACT", "c"), b"OK")
+    i = info_map(c("CF.INFO", "c"))
+    eq((i["Number of filters"], i["Number of items inserted"]), (1, 0))
+    # It grows again as before.
+    c("CF.INSERT", "c", "ITEMS", *items)
+    eq(info_map(c("CF.INFO", "c"))["Number of filters"], grown)
+    eq(c("CF.MEXISTS", "c", *items), [1] * len(items))
 
 
 @test

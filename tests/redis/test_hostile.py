@@ -138,6 +138,7 @@ def crafted_dump_headers(ctx):
         err(c("BF.LOADCHUNK", "b%d" % i, 1, h), "ERR received bad data", "crafted BF header %d" % i)
         eq(c("EXISTS", "b%d" % i), 0)
     c("CF.RESERVE", "cref", "100")
+    c("CF.ADD", "cref", "x")  # an empty filter's dump is (0, nil)
     cref = c("CF.SCANDUMP", "cref", 0)[1]
     buckets, bits, vfp, count, vidx, rng = struct.unpack_from("<QIIQQQ", cref, 56)
     cap = struct.unpack_from("<Q", cref, 32)[0]

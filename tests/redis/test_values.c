@@ -194,6 +194,19 @@ static void test_cf_chain(void) {
     bfm_cf_free(c);
     bfm_cf_free(d);
     bfm_cf_free(e);
+    /* Compaction frees only the newest empty sub-filters, never the first. */
+    CHECK(bfm_cf_new(&c, 8, 0.01, 1, 500, 0) == BF_OK, "new");
+    for (int i = 0; i < 40; i++) bfm_cf_insert(c, mix((uint64_t)i), false);
+    uint32_t grown = c->n;
+    CHECK(grown >= 3, "grown");
+    CHECK(bfm_cf_compact(c) == 0 && c->n == grown, "nothing to free while full");
+    bool deleted = true;
+    for (int i = 0; i < 40; i++) deleted &= bfm_cf_delete(c, mix((uint64_t)i));
+    CHECK(deleted && bfm_cf_items(c) == 0, "every copy deleted");
+    CHECK(bfm_cf_compact(c) == grown - 1 && c->n == 1, "empty sub-filters freed but the first");
+    CHECK(bfm_cf_insert(c, mix(1), false) == BFM_CF_INSERTED && bfm_cf_contains(c, mix(1)),
+          "adds after compaction");
+    bfm_cf_free(c);
     /* Expansion 0: full is final. */
     CHECK(bfm_cf_new(&c, 8, 0.01, 0, 5, 0) == BF_OK, "new");
     int full = 0;

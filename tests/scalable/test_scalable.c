@@ -393,6 +393,46 @@ Test(limits, layer_bytes) {
     bf_scalable_free(f);
 }
 
+/* The growth guard: layers within it are appended, the first costlier one
+ * is refused with BF_ETOOBIG and nothing changes; 0 lifts it. */
+Test(limits, growth_guard) {
+    const double guard = 64.0;
+    bf_scalable *f = make(100, 0.01, 1, 0.5, 0);
+    cr_expect_eq(bf_scalable_set_growth_limit(NULL, guard), BF_EINVAL);
+    cr_expect_eq(bf_scalable_set_growth_limit(f, -1.0), BF_EINVAL);
+    cr_expect_eq(bf_scalable_set_growth_limit(f, NAN), BF_EINVAL);
+    cr_assert_eq(bf_scalable_set_growth_limit(f, guard), BF_OK);
+    uint64_t s = 9;
+    fill_until_refused(f, &s, BF_ETOOBIG);
+    size_t n = layers(f);
+    cr_assert(n > 1 && n < BF_SCALABLE_MAX_LAYERS, "%zu layers", n);
+    bf_scalable_layer l;
+    for (size_t i = 1; i < n; i++) {
+        cr_assert_eq(bf_scalable_get_layer(f, i, &l), BF_OK);
+        cr_expect_leq((double)bf_sbbf_num_bytes(l.sbbf) * 8.0, guard * (double)l.capacity);
+    }
+    /* The newest is full, and the layer after it would cost more. */
+    cr_assert_eq(bf_scalable_get_layer(f, n - 1, &l), BF_OK);
+    cr_expect_eq(l.count, l.capacity);
+    size_t next = 0;
+    cr_assert_eq(bf_sbbf_compact_bytes(l.capacity, l.fpp * 0.5, &next), BF_OK);
+    cr_expect_gt((double)next * 8.0, guard * (double)l.capacity);
+    expect_refused_growth(f, &s);
+    cr_assert_eq(bf_scalable_set_growth_limit(f, 0.0), BF_OK);
+    for (int i = 0; i < 100 && layers(f) == n; i++)
+        cr_assert_eq(bf_scalable_insert_hash(f, tu_next(&s), NULL), BF_OK);
+    cr_expect_eq(layers(f), n + 1);
+    bf_scalable_free(f);
+
+    /* Layer 0 is not checked: one block for one key is 256 bits per key. */
+    f = make(1, 0.01, 2, 0.5, 0);
+    cr_assert_eq(bf_scalable_set_growth_limit(f, guard), BF_OK);
+    cr_expect_eq(bf_scalable_insert_hash(f, tu_next(&s), NULL), BF_OK);
+    expect_refused_growth(f, &s);
+    cr_expect_eq(layers(f), 1u);
+    bf_scalable_free(f);
+}
+
 /* The chain-wide limits, through the model (no memory needed). */
 Test(limits, model_arithmetic) {
     double m;
@@ -501,7 +541,8 @@ Test(batch, add_equals_single) {
     bf_scalable_free(c);
 }
 
-/* Every lookup strategy and the public batch answer as single lookups. */
+/* The batch lookup answers as single lookups, at every length. (The
+ * strategies it was chosen against are in bench/bench_scalable.cc.) */
 Test(batch, contains_equals_single) {
     bf_scalable *f = make(50, 0.05, 2, 0.5, 0);
     const size_t n = 30000;
@@ -522,17 +563,15 @@ Test(batch, contains_equals_single) {
     cr_assert(want && got);
     size_t ones = 0;
     for (size_t i = 0; i < 2 * n; i++) ones += want[i] = bf_scalable_contains_hash(f, q[i]);
-    for (int mode = 0; mode < 3; mode++) {
-        for (size_t len = 0; len <= 2 * n; len = len ? len * 5 + 3 : 1) {
-            memset(got, 7, 2 * n);
-            size_t c = bf__scalable_contains_hashes_mode(f, q, len, got, mode);
-            size_t w = 0;
-            for (size_t i = 0; i < len; i++) w += want[i];
-            cr_expect_eq(c, w, "mode %d len %zu", mode, len);
-            cr_expect(memcmp(got, want, len) == 0, "mode %d len %zu answers differ", mode, len);
-            if (len < 2 * n) cr_expect_eq(got[len], 7, "mode %d wrote past the end", mode);
-            cr_expect_eq(bf__scalable_contains_hashes_mode(f, q, len, NULL, mode), w);
-        }
+    for (size_t len = 0; len <= 2 * n; len = len ? len * 5 + 3 : 1) {
+        memset(got, 7, 2 * n);
+        size_t c = bf_scalable_contains_hashes(f, q, len, got);
+        size_t w = 0;
+        for (size_t i = 0; i < len; i++) w += want[i];
+        cr_expect_eq(c, w, "len %zu", len);
+        cr_expect(memcmp(got, want, len) == 0, "len %zu answers differ", len);
+        if (len < 2 * n) cr_expect_eq(got[len], 7, "len %zu wrote past the end", len);
+        cr_expect_eq(bf_scalable_contains_hashes(f, q, len, NULL), w);
     }
     memset(got, 7, 2 * n);
     cr_expect_eq(bf_scalable_contains_hashes(f, q, 2 * n, got), ones);

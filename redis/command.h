@@ -1,20 +1,21 @@
-/* Shared declarations of the blockfilter Redis module. */
-#ifndef BF_REDIS_MODULE_H
-#define BF_REDIS_MODULE_H
+/* What the command files (bf.c, cf.c) share: the load-time configuration
+ * they read, opening a key, argument parsing and replies (command.c), and
+ * how each file describes its data type and commands for registration
+ * (module.c walks those descriptions; it is the only caller of them, and
+ * nothing here calls into module.c). */
+#ifndef BF_REDIS_COMMAND_H
+#define BF_REDIS_COMMAND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "dump.h"
+#include "errors.h"
 #include "rm_abi.h"
 
-/* Version reported to MODULE LIST: the library's (major*10000 + minor*100 + patch). */
-#define BFM_MODULE_NAME "bf"
-
-/* Chunks of SCANDUMP replies, AOF rewrite LOADCHUNKs and RDB string
- * buffers: RedisBloom's limit, well under proto-max-bulk-len (512 MiB). */
-#define BFM_CHUNK_BYTES ((size_t)16 << 20)
-
-/* Load-time configuration (redis-server --loadmodule ... ARG VALUE ...). */
+/* Load-time configuration (redis-server --loadmodule ... ARG VALUE ...),
+ * with the defaults until module.c has read the arguments. */
 typedef struct bfm_config {
     double bf_error_rate;         /* ERROR_RATE: BF.ADD/BF.INSERT default, 0.01 */
     long long bf_initial_size;    /* INITIAL_SIZE: default capacity, 100 */
@@ -29,18 +30,28 @@ typedef struct bfm_config {
 } bfm_config;
 extern bfm_config bfm_cfg;
 
-extern RedisModuleType *bfm_bf_type;
-extern RedisModuleType *bfm_cf_type;
+/* ---- The key of a command ---- */
 
-/* Registration of each family's type and commands (OnLoad). */
-int bfm_bf_register(RedisModuleCtx *ctx);
-int bfm_cf_register(RedisModuleCtx *ctx);
+/* An open key. value: the key's value, NULL while the key is empty. */
+typedef struct bfm_key {
+    RedisModuleKey *handle;
+    RedisModuleType *type;
+    void *value;
+} bfm_key;
 
-/* ---- Helpers shared by the command files (module.c) ---- */
+/* Opens `name` (mode: REDISMODULE_READ, or with REDISMODULE_WRITE) for a
+ * value of `type`. true: open, k->value set; every true is matched by one
+ * bfm_key_close. false: the key is closed again and the command's error
+ * reply has been sent: WRONGTYPE for a key of another type, if_missing for
+ * an empty key, if_present for a key that holds a value (BFM_E_NONE: that
+ * case is the command's to handle). */
+bool bfm_key_open(bfm_key *k, RedisModuleCtx *ctx, RedisModuleString *name, int mode,
+                  RedisModuleType *type, bfm_err if_missing, bfm_err if_present);
+/* Gives the (empty, writable) key a new value it then owns. */
+void bfm_key_set(bfm_key *k, void *value);
+void bfm_key_close(bfm_key *k);
 
-/* Key lookup: the value if the key holds `type`. */
-typedef enum { BFM_KEY_OK, BFM_KEY_EMPTY, BFM_KEY_WRONGTYPE } bfm_key_status;
-bfm_key_status bfm_key_get(RedisModuleKey *key, RedisModuleType *type, void **value);
+/* ---- Arguments and replies ---- */
 
 /* Case-insensitive comparison of an argument with a keyword. */
 bool bfm_arg_is(RedisModuleString *arg, const char *keyword);
@@ -63,8 +74,8 @@ bool bfm_hashes_of(bfm_hashes *hb, uint64_t seed, RedisModuleString **items, siz
 void bfm_hashes_free(bfm_hashes *hb);
 /* A new filter's seed: 0, or random if the module was loaded with SEED RANDOM. */
 int bfm_new_seed(uint64_t *seed);
-/* Error text for a library status met while creating a filter. */
-const char *bfm_create_error(int status);
+
+/* ---- Registration ---- */
 
 /* A command with one key at argv[1]: its flags, and whether it writes the
  * key (the key spec says so on servers with command info). */
@@ -75,6 +86,18 @@ typedef struct bfm_command_def {
     bool write;
     const char *summary;
 } bfm_command_def;
-int bfm_register_commands(RedisModuleCtx *ctx, const bfm_command_def *defs, size_t n);
+
+/* A data type and its commands, as one command file exports them. */
+typedef struct bfm_type_def {
+    const char *name;               /* the type's 9-character name (TYPE's answer) */
+    const bfm_dump_ops *ops;        /* its values (the RDB encoding version) */
+    RedisModuleTypeMethods *methods;
+    RedisModuleType **type;         /* where the registered type is kept */
+    const bfm_command_def *commands;
+    size_t num_commands;
+} bfm_type_def;
+
+extern const bfm_type_def bfm_bf_def; /* bf.c */
+extern const bfm_type_def bfm_cf_def; /* cf.c */
 
 #endif
