@@ -17,7 +17,8 @@
 
 #include <pthread.h>
 
-static uint16_t nibbles_of[BF_CUCKOO_SS_CODES]; /* code -> packed sorted nibbles */
+uint16_t bf__cuckoo_ss_nibbles[BF_CUCKOO_SS_CODES]; /* code -> packed sorted nibbles */
+#define nibbles_of bf__cuckoo_ss_nibbles
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static void build_table(void) {
