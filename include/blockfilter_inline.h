@@ -338,10 +338,26 @@ static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
 static inline uint8_t *bf_inl_sbbf_insert_bits(const bf_sbbf *f) {
     return bf_inl_sbbf_layout(f)->insert_bits[BF_SBBF_INLINE];
 }
+/*
+ * The bitset this code may query inline, or NULL (then the library
+ * answers). insert_bits[] of this code's class first: non-NULL, it is the
+ * bitset (== data) of a filter whose kernel this code implements, so one
+ * load is both the kernel check and the address. A caller's loop whose
+ * stores may alias the filter (out[i] = ..., a byte store) then reloads
+ * two words per key, this pointer and num_blocks, as a bare probe over a
+ * pointer and a size does, rather than tag, data and num_blocks and a
+ * compare. NULL there (a read-only view, or a filter of another kernel or
+ * layout version), the tag decides, and views of this class read data.
+ */
+static inline const uint8_t *bf_inl_sbbf_query_bits(const bf_sbbf *f) {
+    const uint8_t *bits = bf_inl_sbbf_insert_bits(f);
+    if (BF_INL_LIKELY(bits != NULL)) return bits;
+    return bf_sbbf_inline_ok(f) ? bf_inl_sbbf_layout(f)->data : NULL;
+}
 
 /* The probe and set of the kernel class this code implements. */
-static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    const uint8_t *p = l->data + bf_sbbf_block_index(h, l->num_blocks) * 32u;
+static inline bool bf_inl_sbbf_probe(const uint8_t *data, uint64_t num_blocks, uint64_t h) {
+    const uint8_t *p = data + bf_sbbf_block_index(h, num_blocks) * 32u;
 #if defined(BF_INL_AVX2)
     return bf_inl_avx2_block_test(p, h);
 #elif defined(BF_INL_NEON)
@@ -362,7 +378,8 @@ static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t 
 }
 
 static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash) {
-    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), hash);
+    const uint8_t *bits = bf_inl_sbbf_query_bits(f);
+    if (BF_INL_LIKELY(bits != NULL)) return bf_inl_sbbf_probe(bits, bf_inl_sbbf_layout(f)->num_blocks, hash);
     return (bf_sbbf_contains_hash)(f, hash);
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
@@ -396,8 +413,11 @@ static inline uint64_t bf_inl_sbbf_hash_bytes(const bf_sbbf_layout *l, const voi
     return bf_hash_xxh64_seeded(data, len, l->seed);
 }
 static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, size_t len) {
-    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f) && data))
-        return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), bf_inl_sbbf_hash_bytes(bf_inl_sbbf_layout(f), data, len));
+    const uint8_t *bits = bf_inl_sbbf_query_bits(f);
+    if (BF_INL_LIKELY(bits != NULL && data != NULL)) {
+        const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+        return bf_inl_sbbf_probe(bits, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
+    }
     return (bf_sbbf_contains)(f, data, len);
 }
 static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
@@ -423,9 +443,10 @@ static inline uint64_t bf_hash_double_inline(double v) {
 /* The typed single-key calls: the filter's seed (0 = Parquet's hash). */
 #define BF_INL_SBBF_TYPED(suffix, ctype, hash_expr)                                 \
     static inline bool bf_sbbf_contains_##suffix##_inline(const bf_sbbf *f, ctype v) {  \
-        if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) {                                          \
-            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                                \
-            return bf_inl_sbbf_probe(l, hash_expr);                                         \
+        const uint8_t *bits = bf_inl_sbbf_query_bits(f);                                 \
+        if (BF_INL_LIKELY(bits != NULL)) {                                               \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                             \
+            return bf_inl_sbbf_probe(bits, l->num_blocks, hash_expr);                    \
         }                                                                                \
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \
