@@ -122,82 +122,58 @@ struct Case {
 using Loop = size_t (*)(Case &, size_t at, size_t m);
 #define BFP_LOOP __attribute__((noinline)) size_t
 
-BFP_LOOP hdr_u8(Case &c, size_t at, size_t m) {
-    const bf_sbbf *f = c.f;
+// The driver's loop (answers into a byte array), a summing loop and an
+// insert loop, over what `on` reads the filter through.
+template <class On, class Probe>
+inline size_t u8_loop(On on, Case &c, size_t at, size_t m, Probe probe) {
     const uint64_t *h = c.queries.data() + at;
     uint8_t *out = c.out.data() + at;
-    for (size_t i = 0; i < m; i++) out[i] = bf_sbbf_contains_hash(f, h[i]);
+    for (size_t i = 0; i < m; i++) out[i] = probe(on, h[i]);
     return out[0];
 }
-BFP_LOOP tag_u8(Case &c, size_t at, size_t m) {
-    const bf_sbbf *f = c.f;
+template <class On, class Probe>
+inline size_t sum_loop(On on, Case &c, size_t at, size_t m, Probe probe) {
     const uint64_t *h = c.queries.data() + at;
-    uint8_t *out = c.out.data() + at;
-    for (size_t i = 0; i < m; i++) out[i] = tag_contains(f, h[i]);
-    return out[0];
+    size_t found = 0;
+    for (size_t i = 0; i < m; i++) found += probe(on, h[i]);
+    return found;
 }
-BFP_LOOP view_u8(Case &c, size_t at, size_t m) {
-    const bf_sbbf *f = c.view;
-    const uint64_t *h = c.queries.data() + at;
-    uint8_t *out = c.out.data() + at;
-    for (size_t i = 0; i < m; i++) out[i] = bf_sbbf_contains_hash(f, h[i]);
-    return out[0];
+template <class On, class Insert>
+inline size_t insert_loop(On on, Case &c, size_t at, size_t m, Insert insert) {
+    const uint64_t *h = c.ins.data() + at;
+    int rc = 0;
+    for (size_t i = 0; i < m; i++) rc |= insert(on, h[i]);
+    return static_cast<size_t>(rc);
 }
-BFP_LOOP call_u8(Case &c, size_t at, size_t m) {
-    const bf_sbbf *f = c.f;
-    const uint64_t *h = c.queries.data() + at;
-    uint8_t *out = c.out.data() + at;
-    for (size_t i = 0; i < m; i++) out[i] = (bf_sbbf_contains_hash)(f, h[i]);
-    return out[0];
-}
-// The bare probe over f's bitset, the memalign copy, the huge-page copy.
-size_t bare_u8_over(const Bare *b, Case &c, size_t at, size_t m) {
-    const uint64_t *h = c.queries.data() + at;
-    uint8_t *out = c.out.data() + at;
-    for (size_t i = 0; i < m; i++) out[i] = bare_contains(b, h[i]);
-    return out[0];
-}
-BFP_LOOP bare_u8(Case &c, size_t at, size_t m) { return bare_u8_over(&c.bare, c, at, m); }
-BFP_LOOP copy_u8(Case &c, size_t at, size_t m) { return bare_u8_over(&c.copy, c, at, m); }
-BFP_LOOP huge_u8(Case &c, size_t at, size_t m) { return bare_u8_over(&c.huge, c, at, m); }
+// The probes and inserts (lambdas, so each loop inlines its own).
+constexpr auto header_contains = [](const bf_sbbf *f, uint64_t h) { return bf_sbbf_contains_hash(f, h); };
+constexpr auto call_contains = [](const bf_sbbf *f, uint64_t h) { return (bf_sbbf_contains_hash)(f, h); };
+constexpr auto tag_probe = [](const bf_sbbf *f, uint64_t h) { return tag_contains(f, h); };
+constexpr auto bare_probe = [](const Bare *b, uint64_t h) { return bare_contains(b, h); };
+constexpr auto header_insert = [](bf_sbbf *f, uint64_t h) { return bf_sbbf_insert_hash(f, h); };
+constexpr auto call_insert = [](bf_sbbf *f, uint64_t h) { return (bf_sbbf_insert_hash)(f, h); };
+constexpr auto bare_set = [](const Bare *b, uint64_t h) {
+    bare_insert(b, h);
+    return 0;
+};
+
+BFP_LOOP hdr_u8(Case &c, size_t at, size_t m) { return u8_loop(c.f, c, at, m, header_contains); }
+BFP_LOOP tag_u8(Case &c, size_t at, size_t m) { return u8_loop(c.f, c, at, m, tag_probe); }
+BFP_LOOP view_u8(Case &c, size_t at, size_t m) { return u8_loop(c.view, c, at, m, header_contains); }
+BFP_LOOP call_u8(Case &c, size_t at, size_t m) { return u8_loop(c.f, c, at, m, call_contains); }
+BFP_LOOP bare_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.bare, c, at, m, bare_probe); }
+BFP_LOOP copy_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.copy, c, at, m, bare_probe); }
+BFP_LOOP huge_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.huge, c, at, m, bare_probe); }
+BFP_LOOP hdr_sum(Case &c, size_t at, size_t m) { return sum_loop(c.f, c, at, m, header_contains); }
+BFP_LOOP bare_sum(Case &c, size_t at, size_t m) { return sum_loop(&c.bare, c, at, m, bare_probe); }
+BFP_LOOP hdr_ins(Case &c, size_t at, size_t m) { return insert_loop(c.f, c, at, m, header_insert); }
+BFP_LOOP call_ins(Case &c, size_t at, size_t m) { return insert_loop(c.f, c, at, m, call_insert); }
+BFP_LOOP bare_ins(Case &c, size_t at, size_t m) { return insert_loop(&c.bare, c, at, m, bare_set); }
+// The batch calls, 1024 keys a call.
 BFP_LOOP batch_u8(Case &c, size_t at, size_t m) {
     for (size_t i = at; i < at + m; i += kBatch)
         bf_sbbf_contains_hashes(c.f, c.queries.data() + i, std::min(kBatch, at + m - i), c.out.data() + i);
     return c.out[at];
-}
-BFP_LOOP hdr_sum(Case &c, size_t at, size_t m) {
-    const bf_sbbf *f = c.f;
-    const uint64_t *h = c.queries.data() + at;
-    size_t found = 0;
-    for (size_t i = 0; i < m; i++) found += bf_sbbf_contains_hash(f, h[i]);
-    return found;
-}
-BFP_LOOP bare_sum(Case &c, size_t at, size_t m) {
-    const Bare *b = &c.bare;
-    const uint64_t *h = c.queries.data() + at;
-    size_t found = 0;
-    for (size_t i = 0; i < m; i++) found += bare_contains(b, h[i]);
-    return found;
-}
-BFP_LOOP hdr_ins(Case &c, size_t at, size_t m) {
-    bf_sbbf *f = c.f;
-    const uint64_t *h = c.ins.data() + at;
-    int rc = 0;
-    for (size_t i = 0; i < m; i++) rc |= bf_sbbf_insert_hash(f, h[i]);
-    return static_cast<size_t>(rc);
-}
-BFP_LOOP call_ins(Case &c, size_t at, size_t m) {
-    bf_sbbf *f = c.f;
-    const uint64_t *h = c.ins.data() + at;
-    int rc = 0;
-    for (size_t i = 0; i < m; i++) rc |= (bf_sbbf_insert_hash)(f, h[i]);
-    return static_cast<size_t>(rc);
-}
-BFP_LOOP bare_ins(Case &c, size_t at, size_t m) {
-    const Bare *b = &c.bare;
-    const uint64_t *h = c.ins.data() + at;
-    for (size_t i = 0; i < m; i++) bare_insert(b, h[i]);
-    return 0;
 }
 BFP_LOOP batch_ins(Case &c, size_t at, size_t m) {
     int rc = 0;

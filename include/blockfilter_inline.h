@@ -106,6 +106,19 @@ typedef struct bf_sbbf_layout {
     uint8_t *insert_bits[4]; /* by kernel class: bits, or NULL (see above) */
 } bf_sbbf_layout;
 
+/*
+ * Where a filter sits: the library places every filter of layout version 1
+ * (owned or a view) at an address whose remainder mod BF_SBBF_PLACE_MOD is
+ * BF_SBBF_PLACE(kernel class it runs). A query tests the address, a value
+ * the caller holds in a register and that no store changes, so a compiler
+ * takes the test out of the caller's loop (it unswitches the loop) even
+ * when the loop stores bytes that may alias the filter; the inline loop is
+ * then the bare probe. A filter of another layout version sits at a
+ * remainder of 0, which no class has. Part of layout version 1's promise.
+ */
+#define BF_SBBF_PLACE_MOD 256u
+#define BF_SBBF_PLACE(kernel) (16u * (1u + (kernel)))
+
 /* ------------------------------------------------------------------------ */
 /* Primitives: the one definition                                            */
 /* ------------------------------------------------------------------------ */
@@ -324,37 +337,40 @@ static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
     return BF_INL_CAST(const bf_sbbf_layout *, BF_INL_CAST(const void *, f));
 }
 
-/** Whether the single-key queries on f run inline here (else the library):
- *  its tag names the layout version and a kernel class this code implements. */
-static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
-    uint32_t tag = bf_inl_sbbf_layout(f)->tag;
-#if defined(BF_INL_AVX2)
-    return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
+/* The address of f modulo BF_SBBF_PLACE_MOD. */
+#if defined(__cplusplus)
+#define BF_INL_PLACE_OF(f) (reinterpret_cast<uintptr_t>(f) % BF_SBBF_PLACE_MOD)
 #else
-    return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
+#define BF_INL_PLACE_OF(f) ((uintptr_t)(const void *)(f) % BF_SBBF_PLACE_MOD)
 #endif
+/* Whether x, a place or a tag (what `of` makes of a kernel class), names a
+ * kernel class this code implements. */
+#if defined(BF_INL_AVX2)
+#define BF_INL_CLASS_HERE(x, of) ((x) == of(BF_SBBF_KERNEL_AVX2) || (x) == of(BF_SBBF_KERNEL_AVX512))
+#else
+#define BF_INL_CLASS_HERE(x, of) ((x) == of(BF_SBBF_INLINE))
+#endif
+/* Whether f sits at the place of such a class (no memory read: see
+ * BF_SBBF_PLACE), or its tag names layout version 1 and such a class (the
+ * test for libraries older than the placement). */
+static inline bool bf_inl_sbbf_placed(const bf_sbbf *f) {
+    const uintptr_t place = BF_INL_PLACE_OF(f);
+    return BF_INL_CLASS_HERE(place, BF_SBBF_PLACE);
+}
+static inline bool bf_inl_sbbf_tag_ok(const bf_sbbf *f) {
+    const uint32_t tag = bf_inl_sbbf_layout(f)->tag;
+    return BF_INL_CLASS_HERE(tag, BF_SBBF_TAG);
+}
+/** Whether the single-key queries on f run inline here (else the library):
+ *  f sits at its class's place, or its tag names the layout version and a
+ *  kernel class this code implements. */
+static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
+    return bf_inl_sbbf_placed(f) || bf_inl_sbbf_tag_ok(f);
 }
 /* The bitset this code may insert into inline, or NULL. */
 static inline uint8_t *bf_inl_sbbf_insert_bits(const bf_sbbf *f) {
     return bf_inl_sbbf_layout(f)->insert_bits[BF_SBBF_INLINE];
 }
-/*
- * The bitset this code may query inline, or NULL (then the library
- * answers). insert_bits[] of this code's class first: non-NULL, it is the
- * bitset (== data) of a filter whose kernel this code implements, so one
- * load is both the kernel check and the address. A caller's loop whose
- * stores may alias the filter (out[i] = ..., a byte store) then reloads
- * two words per key, this pointer and num_blocks, as a bare probe over a
- * pointer and a size does, rather than tag, data and num_blocks and a
- * compare. NULL there (a read-only view, or a filter of another kernel or
- * layout version), the tag decides, and views of this class read data.
- */
-static inline const uint8_t *bf_inl_sbbf_query_bits(const bf_sbbf *f) {
-    const uint8_t *bits = bf_inl_sbbf_insert_bits(f);
-    if (BF_INL_LIKELY(bits != NULL)) return bits;
-    return bf_sbbf_inline_ok(f) ? bf_inl_sbbf_layout(f)->data : NULL;
-}
-
 /* The probe and set of the kernel class this code implements. */
 static inline bool bf_inl_sbbf_probe(const uint8_t *data, uint64_t num_blocks, uint64_t h) {
     const uint8_t *p = data + bf_sbbf_block_index(h, num_blocks) * 32u;
@@ -377,9 +393,12 @@ static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t 
 #endif
 }
 
+/* Queries read data and num_blocks once bf_sbbf_inline_ok(f) holds: the
+ * bitset and its size in every filter of layout version 1, whichever its
+ * kernel, so the answer is the library's. */
 static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash) {
-    const uint8_t *bits = bf_inl_sbbf_query_bits(f);
-    if (BF_INL_LIKELY(bits != NULL)) return bf_inl_sbbf_probe(bits, bf_inl_sbbf_layout(f)->num_blocks, hash);
+    const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) return bf_inl_sbbf_probe(l->data, l->num_blocks, hash);
     return (bf_sbbf_contains_hash)(f, hash);
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
@@ -413,10 +432,9 @@ static inline uint64_t bf_inl_sbbf_hash_bytes(const bf_sbbf_layout *l, const voi
     return bf_hash_xxh64_seeded(data, len, l->seed);
 }
 static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, size_t len) {
-    const uint8_t *bits = bf_inl_sbbf_query_bits(f);
-    if (BF_INL_LIKELY(bits != NULL && data != NULL)) {
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f) && data != NULL)) {
         const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
-        return bf_inl_sbbf_probe(bits, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
+        return bf_inl_sbbf_probe(l->data, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
     }
     return (bf_sbbf_contains)(f, data, len);
 }
@@ -443,10 +461,9 @@ static inline uint64_t bf_hash_double_inline(double v) {
 /* The typed single-key calls: the filter's seed (0 = Parquet's hash). */
 #define BF_INL_SBBF_TYPED(suffix, ctype, hash_expr)                                 \
     static inline bool bf_sbbf_contains_##suffix##_inline(const bf_sbbf *f, ctype v) {  \
-        const uint8_t *bits = bf_inl_sbbf_query_bits(f);                                 \
-        if (BF_INL_LIKELY(bits != NULL)) {                                               \
+        if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) {                                       \
             const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                             \
-            return bf_inl_sbbf_probe(bits, l->num_blocks, hash_expr);                    \
+            return bf_inl_sbbf_probe(l->data, l->num_blocks, hash_expr);                 \
         }                                                                                \
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \
