@@ -659,6 +659,8 @@ def provenance_table(runs, outdir):
         ["\\cref{fig:fpr,tab:fpr,tab:lookup,fig:pareto}", "primary run: %s" % prim],
         ["\\cref{tab:decision}", "\\texttt{paper/numbers.c} (bits/key) and the primary run (ns/lookup)"],
         ["\\cref{tab:cost-lsm,tab:cost-join}", "primary run, with the stated cost of a false positive"],
+    ] + ([["\\cref{fig:shapes,tab:shapes}", "primary run: %s (the cuckoo-shapes series)" % prim]]
+         if plot.shape_ns(runs[0]["rows"]) else []) + [
         ["\\cref{tab:machines,fig:lookup,fig:insert,fig:kernels,tab:kernels,fig:threads,tab:threads}",
          "every run: %s" % every],
     ]
@@ -825,6 +827,114 @@ def decision_table(p, nums, outdir):
         (pow10(t1["n"]), pow10(nmax), 100 * fpp, NUM["p-path"])))
 
 
+def load_text(p):
+    """What the primary run recorded of the machine's load (the check that
+    refuses a loaded primary run is plot.check_primary_load)."""
+    vals = plot.load_values(p["ctx"], p["rows"])
+    rec = p["ctx"].get("bf_loadavg")
+    if not vals:
+        put("p-load", "The primary run recorded no load average (it predates the harness's record), so "
+            "this build cannot show that the machine was quiet; its folder's \\texttt{README.md} says what "
+            "ran beside it.")
+        return
+    txt = ("The primary run recorded the machine's load: the 1-minute load average, less the harness's own "
+           "threads beyond its first, reached at most %s (the build refuses a primary run above %s)" %
+           (sig(max(vals), 2), sig(plot.MAX_PRIMARY_LOAD, 2)))
+    if isinstance(rec, dict) and isinstance(rec.get("before"), dict) and isinstance(rec.get("after"), dict):
+        txt += ("; the plain load average was %s before the first benchmark and %s after the last, with %d "
+                "samples between" % (sig(rec["before"].get("load1"), 2), sig(rec["after"].get("load1"), 2),
+                                     len(rec.get("during") or [])))
+    put("p-load", txt + ".")
+
+
+# The cuckoo filter's shapes against an SBBF of the same size.
+FP_MIN = 30  # false positives each filter must show before measured FPRs are compared
+
+
+def shape_verdict(c, t, neg):
+    """(space, speed, insert): whether the shape beats its SBBF twin. Space:
+    a lower FPR at the same bytes (measured where both filters produced at
+    least FP_MIN false positives among the negatives, else the models)."""
+    measured = c["fpr_measured"] * neg >= FP_MIN and t["fpr_measured"] * neg >= FP_MIN
+    fc, ft = (c["fpr_measured"], t["fpr_measured"]) if measured else (c["fpr_model"], t["fpr_model"])
+    return fc < ft, c["ns_batch"] < t["ns_batch"], c["ns_insert"] < t["ns_insert"]
+
+
+def shape_label(sh):
+    b, f = sh.split("-")[0][1:], sh.split("-")[1][1:]
+    return "$b{=}%s$, $f{=}%s$%s" % (b, f, " (semi-sorted)" if sh.endswith("-semi") else "")
+
+
+def shapes_text(p, outdir):
+    """text-shapes.tex: the cuckoo shapes' table and figure from the primary
+    run, or a sentence saying it has none."""
+    rows = p["rows"]
+    ns = plot.shape_ns(rows)
+    if not ns:
+        write(outdir, "text-shapes.tex",
+              "The primary run (%s) did not measure the cuckoo-shapes series (runs of the harness before it "
+              "existed, or without \\texttt{-{}-families cuckoo-shapes}), so this build of the paper has no "
+              "table of shapes; a full run made with the current harness adds it here.\n" % NUM["p-path"])
+        return
+    neg = float(p["ctx"].get("bf_fpr_negative_keys", "1e6"))
+    body, out = [], []
+    for n in ns:
+        wins = {"space": [], "speed": [], "insert": []}
+        if body:
+            body.append("MID")
+        first = True
+        for sh in plot.shape_names(rows):
+            c, t = plot.shape_point(rows, sh, n), plot.shape_point(rows, "sbbf-" + sh, n)
+            if not c or not t:
+                continue
+            space, speed, ins = shape_verdict(c, t, neg)
+            for k, v in (("space", space), ("speed", speed), ("insert", ins)):
+                if v:
+                    wins[k].append(sh)
+            verdict = ", ".join(k for k, v in (("FPR", space), ("lookup", speed), ("insert", ins)) if v) or "--"
+            same = c.get("sbbf_bits_per_key_same_fpr")
+            body.append([pow10(n) if first else "", shape_label(sh), sig(c["bits_per_key"], 3), sig(c.get("load"), 3),
+                         pct(c["fpr_measured"]), pct(c["fpr_model"]), pct(t["fpr_measured"]), pct(t["fpr_model"]),
+                         sig(same, 3) if same else "--",
+                         sig(c["ns_batch"]), sig(t["ns_batch"]), sig(c["ns_insert"]), sig(t["ns_insert"]),
+                         verdict])
+            first = False
+        tag = "%d" % round(math.log10(n))
+
+        def names(lst):
+            return ", ".join(shape_label(x) for x in lst) if lst else "none"
+        out.append("At $n = %s$: a lower FPR than the SBBF of the same size, %s; faster batch lookups, %s; "
+                   "faster inserts, %s." % (pow10(n), names(wins["space"]), names(wins["speed"]),
+                                            names(wins["insert"])))
+        put("shapes-%s-space-wins" % tag, str(len(wins["space"])))
+        put("shapes-%s-speed-wins" % tag, str(len(wins["speed"])))
+    ncount = len(plot.shape_names(rows))
+    put("shapes-count", str(ncount))
+    tab = table(
+        "r l r r r r r r r r r r r l",
+        ["$n$", "shape", "bits/", "load", "\\multicolumn{2}{c}{cuckoo FPR \\%}",
+         "\\multicolumn{2}{c}{SBBF FPR \\%}", "SBBF", "\\multicolumn{2}{c}{ns batch lookup}",
+         "\\multicolumn{2}{c}{ns insert}", "beats the SBBF on"],
+        [["", "", "key", "", "meas.", "model", "meas.", "model", "bits/key", "cuckoo", "SBBF", "cuckoo", "SBBF",
+          ""], "MID"] + body,
+        "Run %s. Each shape's table is sized for $n$ at the load \\texttt{bf\\_cuckoo\\_model\\_load($b$)} "
+        "gives and filled until full or $n$; bits/key = table bytes $\\times 8$ / keys stored. SBBF: a filter of "
+        "the same bytes (whole 32-byte blocks) holding the same keys, %s kernel; SBBF bits/key: what "
+        "\\texttt{bf\\_sbbf\\_compact\\_bytes} needs for the shape's model FPR. FPR on %s never-inserted keys. "
+        "Lookups: batch calls, 50\\,\\%% positives, hashes precomputed, one thread; inserts: single calls into an "
+        "empty table. Beats on FPR: the lower FPR at the same size, by measurement where both filters "
+        "produced at least %d false positives, otherwise by the models." %
+        (NUM["p-path"], tt(p["best"]), sig(neg, 2), FP_MIN))
+    out.append("\\begin{figure}[htbp]\n  \\centering\n  \\includegraphics[width=\\linewidth]{fig-shapes.pdf}\n"
+               "  \\caption{Cuckoo shapes ($b$ slots per bucket: marker; $f$-bit fingerprints: colour; hollow: "
+               "semi-sorted) and the SBBF of each one's size (black crosses): FPR and batch lookup time against the "
+               "bits per key used. Primary run.}\n  \\label{fig:shapes}\n\\end{figure}\n")
+    out.append("\\begin{table}[htbp]\n  \\centering\\tiny\\setlength{\\tabcolsep}{3pt}\n" + tab +
+               "  \\caption{When each cuckoo shape wins against the SBBF of the same size (primary run).}\n"
+               "  \\label{tab:shapes}\n\\end{table}\n")
+    write(outdir, "text-shapes.tex", "\n\n".join(out) + "\n")
+
+
 def newest_full_runs(results):
     """The newest full run of every machine folder under results/ (file
     names start with the UTC date, so the last in name order is the newest),
@@ -853,10 +963,11 @@ def main():
     ap.add_argument("--all-folders", default="", help="comma-separated results folders, to say which were not used")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    runs = plot.load_runs(args.runs)
+    plot.check_primary_load(runs[0])  # refuses a loaded primary run, before anything is written
     with open(args.numbers) as f:
         nums = json.load(f)
     model_numbers(nums, args.out)
-    runs = plot.load_runs(args.runs)
     machine_table(runs, args.out)
     runs_text(runs, [f for f in args.all_folders.split(",") if f], args.out)
     limits_text(runs, args.out)
@@ -869,6 +980,8 @@ def main():
     cost_tables(runs[0], args.out)
     decision_table(runs[0], nums, args.out)
     pareto_text(runs[0])
+    load_text(runs[0])
+    shapes_text(runs[0], args.out)
     with open(os.path.join(args.out, "numbers.tex"), "w") as f:
         f.write("%% Generated by scripts/paper_tables.py from %s and %s\n" %
                 (", ".join(r["path"] for r in runs), args.numbers))
