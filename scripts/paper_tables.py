@@ -659,7 +659,7 @@ def provenance_table(runs, outdir):
         ["\\cref{fig:fpr,tab:fpr,tab:lookup,fig:pareto}", "primary run: %s" % prim],
         ["\\cref{tab:decision}", "\\texttt{paper/numbers.c} (bits/key) and the primary run (ns/lookup)"],
         ["\\cref{tab:cost-lsm,tab:cost-join}", "primary run, with the stated cost of a false positive"],
-    ] + ([["\\cref{fig:shapes,tab:shapes}", "primary run: %s (the cuckoo-shapes series)" % prim]]
+    ] + ([["\\cref{fig:shapes,tab:shapes,tab:shapes-detail}", "primary run: %s (the cuckoo-shapes series)" % prim]]
          if plot.shape_ns(runs[0]["rows"]) else []) + [
         ["\\cref{tab:machines,fig:lookup,fig:insert,fig:kernels,tab:kernels,fig:threads,tab:threads}",
          "every run: %s" % every],
@@ -851,23 +851,32 @@ def load_text(p):
 FP_MIN = 30  # false positives each filter must show before measured FPRs are compared
 
 
-def shape_verdict(c, t, neg):
-    """(space, speed, insert): whether the shape beats its SBBF twin. Space:
-    a lower FPR at the same bytes (measured where both filters produced at
-    least FP_MIN false positives among the negatives, else the models)."""
+def shape_verdict(c, t):
+    """(fpr, lookup, insert): whether the shape beats its SBBF twin. FPR: a
+    lower FPR at the same bytes, measured where both filters produced at
+    least FP_MIN false positives among the negatives, else by the models."""
+    neg = c.get("fpr_negatives", 0)
     measured = c["fpr_measured"] * neg >= FP_MIN and t["fpr_measured"] * neg >= FP_MIN
     fc, ft = (c["fpr_measured"], t["fpr_measured"]) if measured else (c["fpr_model"], t["fpr_model"])
     return fc < ft, c["ns_batch"] < t["ns_batch"], c["ns_insert"] < t["ns_insert"]
 
 
+def shape_bf(sh):
+    """(b, f, semi-sorted) of a shape name b<b>-f<f>[-semi]."""
+    parts = sh.split("-")
+    return int(parts[0][1:]), int(parts[1][1:]), sh.endswith("-semi")
+
+
 def shape_label(sh):
-    b, f = sh.split("-")[0][1:], sh.split("-")[1][1:]
-    return "$b{=}%s$, $f{=}%s$%s" % (b, f, " (semi-sorted)" if sh.endswith("-semi") else "")
+    b, f, semi = shape_bf(sh)
+    return "$(%d, %d)$%s" % (b, f, " semi-sorted" if semi else "")
 
 
 def shapes_text(p, outdir):
-    """text-shapes.tex: the cuckoo shapes' table and figure from the primary
-    run, or a sentence saying it has none."""
+    """text-shapes.tex: from the primary run's cuckoo-shapes series, the
+    figure, a table of where each shape beats the SBBF of its size (b x f
+    per n) and the table of every number; or a sentence saying the run has
+    none."""
     rows = p["rows"]
     ns = plot.shape_ns(rows)
     if not ns:
@@ -876,62 +885,81 @@ def shapes_text(p, outdir):
               "existed, or without \\texttt{-{}-families cuckoo-shapes}), so this build of the paper has no "
               "table of shapes; a full run made with the current harness adds it here.\n" % NUM["p-path"])
         return
-    neg = float(p["ctx"].get("bf_fpr_negative_keys", "1e6"))
-    body, out = [], []
+    names = plot.shape_names(rows)
+    fs = sorted({shape_bf(sh)[1] for sh in names})
+    lines = sorted({(shape_bf(sh)[0], shape_bf(sh)[2]) for sh in names})
+    detail, wins_body, sentences = [], [], []
+    neg = None
     for n in ns:
-        wins = {"space": [], "speed": [], "insert": []}
-        if body:
-            body.append("MID")
+        wins = {"fpr": [], "lookup": [], "insert": []}
+        cells = {}
+        if detail:
+            detail.append("MID")
+            wins_body.append("MID")
         first = True
-        for sh in plot.shape_names(rows):
+        for sh in names:
             c, t = plot.shape_point(rows, sh, n), plot.shape_point(rows, "sbbf-" + sh, n)
             if not c or not t:
                 continue
-            space, speed, ins = shape_verdict(c, t, neg)
-            for k, v in (("space", space), ("speed", speed), ("insert", ins)):
+            neg = c.get("fpr_negatives", neg)
+            won = dict(zip(("fpr", "lookup", "insert"), shape_verdict(c, t)))
+            for k, v in won.items():
                 if v:
                     wins[k].append(sh)
-            verdict = ", ".join(k for k, v in (("FPR", space), ("lookup", speed), ("insert", ins)) if v) or "--"
+            letters = "".join(ch for ch, k in (("F", "fpr"), ("L", "lookup"), ("I", "insert")) if won[k]) or "--"
             same = c.get("sbbf_bits_per_key_same_fpr")
-            body.append([pow10(n) if first else "", shape_label(sh), sig(c["bits_per_key"], 3), sig(c.get("load"), 3),
-                         pct(c["fpr_measured"]), pct(c["fpr_model"]), pct(t["fpr_measured"]), pct(t["fpr_model"]),
-                         sig(same, 3) if same else "--",
-                         sig(c["ns_batch"]), sig(t["ns_batch"]), sig(c["ns_insert"]), sig(t["ns_insert"]),
-                         verdict])
+            ratio = c["bits_per_key"] / same if same else None
+            b, f, semi = shape_bf(sh)
+            cells[(b, semi, f)] = "%s %s" % (sig(ratio, 2) if ratio else "--", letters)
+            detail.append([pow10(n) if first else "", shape_label(sh), sig(c["bits_per_key"], 3),
+                           sig(c.get("load"), 3), pct(c["fpr_measured"]), pct(c["fpr_model"]),
+                           pct(t["fpr_measured"]), pct(t["fpr_model"]), sig(same, 3) if same else "--",
+                           sig(c["ns_batch"]), sig(t["ns_batch"]), sig(c["ns_insert"]), sig(t["ns_insert"])])
             first = False
+        for i, (b, semi) in enumerate(lines):
+            wins_body.append([pow10(n) if i == 0 else "", "%d%s" % (b, " semi-sorted" if semi else "")] +
+                             [cells.get((b, semi, f), "") for f in fs])
         tag = "%d" % round(math.log10(n))
 
-        def names(lst):
+        def listed(lst):
             return ", ".join(shape_label(x) for x in lst) if lst else "none"
-        out.append("At $n = %s$: a lower FPR than the SBBF of the same size, %s; faster batch lookups, %s; "
-                   "faster inserts, %s." % (pow10(n), names(wins["space"]), names(wins["speed"]),
-                                            names(wins["insert"])))
-        put("shapes-%s-space-wins" % tag, str(len(wins["space"])))
-        put("shapes-%s-speed-wins" % tag, str(len(wins["speed"])))
-    ncount = len(plot.shape_names(rows))
-    put("shapes-count", str(ncount))
-    tab = table(
-        "r l r r r r r r r r r r r l",
-        ["$n$", "shape", "bits/", "load", "\\multicolumn{2}{c}{cuckoo FPR \\%}",
+        sentences.append("At $n = %s$ the shapes $(b, f)$ with a lower FPR than the SBBF of the same size are %s; "
+                         "with faster batch lookups, %s; with faster inserts, %s." %
+                         (pow10(n), listed(wins["fpr"]), listed(wins["lookup"]), listed(wins["insert"])))
+        put("shapes-%s-fpr-wins" % tag, str(len(wins["fpr"])))
+        put("shapes-%s-lookup-wins" % tag, str(len(wins["lookup"])))
+    put("shapes-count", str(len(names)))
+    common = ("Run %s. Each shape's table is sized for $n$ at the load \\texttt{bf\\_cuckoo\\_model\\_load($b$)} "
+              "gives and filled until full or $n$. SBBF: a filter of the table's bytes (whole 32-byte blocks) holding "
+              "the same keys, %s kernel. FPR on %s never-inserted keys; lookups in batch calls, 50\\,\\%% "
+              "positives, hashes precomputed, one thread; inserts in single calls into an empty table." %
+              (NUM["p-path"], tt(p["best"]), "{:,}".format(int(neg)).replace(",", "\\,") if neg else "?"))
+    wins_tab = table(
+        "r l " + "c" * len(fs), ["$n$", "$b$"] + ["$f = %d$" % f for f in fs], wins_body,
+        "Each cell: the shape's bits per key over the SBBF's for the same FPR (\\texttt{bf\\_sbbf\\_compact\\_bytes} "
+        "at the shape's model FPR; below 1 the shape needs less memory), then what it beats the SBBF of its size on: "
+        "F, a lower FPR (measured where both filters produced at least %d false positives, else by the models); "
+        "L, faster batch lookups; I, faster inserts. %s" % (FP_MIN, common))
+    detail_tab = table(
+        "r l r r r r r r r r r r r",
+        ["$n$", "$(b, f)$", "bits/", "load", "\\multicolumn{2}{c}{cuckoo FPR \\%}",
          "\\multicolumn{2}{c}{SBBF FPR \\%}", "SBBF", "\\multicolumn{2}{c}{ns batch lookup}",
-         "\\multicolumn{2}{c}{ns insert}", "beats the SBBF on"],
-        [["", "", "key", "", "meas.", "model", "meas.", "model", "bits/key", "cuckoo", "SBBF", "cuckoo", "SBBF",
-          ""], "MID"] + body,
-        "Run %s. Each shape's table is sized for $n$ at the load \\texttt{bf\\_cuckoo\\_model\\_load($b$)} "
-        "gives and filled until full or $n$; bits/key = table bytes $\\times 8$ / keys stored. SBBF: a filter of "
-        "the same bytes (whole 32-byte blocks) holding the same keys, %s kernel; SBBF bits/key: what "
-        "\\texttt{bf\\_sbbf\\_compact\\_bytes} needs for the shape's model FPR. FPR on %s never-inserted keys. "
-        "Lookups: batch calls, 50\\,\\%% positives, hashes precomputed, one thread; inserts: single calls into an "
-        "empty table. Beats on FPR: the lower FPR at the same size, by measurement where both filters "
-        "produced at least %d false positives, otherwise by the models." %
-        (NUM["p-path"], tt(p["best"]), sig(neg, 2), FP_MIN))
+         "\\multicolumn{2}{c}{ns insert}"],
+        [["", "", "key", "", "meas.", "model", "meas.", "model", "bits/key", "cuckoo", "SBBF", "cuckoo", "SBBF"],
+         "MID"] + detail,
+        "bits/key = table bytes $\\times 8$ / keys stored; load = keys stored / slots; SBBF bits/key: what "
+        "the SBBF needs for the shape's model FPR. %s" % common)
+    out = [" ".join(sentences)]
     out.append("\\begin{figure}[htbp]\n  \\centering\n  \\includegraphics[width=\\linewidth]{fig-shapes.pdf}\n"
                "  \\caption{Cuckoo shapes ($b$ slots per bucket: marker; $f$-bit fingerprints: colour; hollow: "
                "semi-sorted) and the SBBF of each one's size (black crosses): FPR and batch lookup time against the "
                "bits per key used. Primary run.}\n  \\label{fig:shapes}\n\\end{figure}\n")
-    out.append("\\begin{table}[htbp]\n  \\centering\\tiny\\setlength{\\tabcolsep}{3pt}\n" + tab +
-               "  \\caption{When each cuckoo shape wins against the SBBF of the same size (primary run).}\n"
+    out.append("\\begin{table}[htbp]\n  \\centering\\scriptsize\n" + wins_tab +
+               "  \\caption{When each cuckoo shape wins against the SBBF (primary run).}\n"
                "  \\label{tab:shapes}\n\\end{table}\n")
+    out.append("\\begin{table}[htbp]\n  \\centering\\tiny\\setlength{\\tabcolsep}{3pt}\n" + detail_tab +
+               "  \\caption{The cuckoo shapes and the SBBF of each one's size, every number (primary run).}\n"
+               "  \\label{tab:shapes-detail}\n\\end{table}\n")
     write(outdir, "text-shapes.tex", "\n\n".join(out) + "\n")
 
 

@@ -532,7 +532,7 @@ def plot_shapes(ctx, rows, outdir):
     ns = shape_ns(rows)
     if not ns:
         return
-    fig, axes = plt.subplots(2, len(ns), figsize=(7 * len(ns), 9), squeeze=False)
+    fig, axes = plt.subplots(2, len(ns), figsize=(7 * len(ns), 9), squeeze=False, sharex="col")
     for j, n in enumerate(ns):
         draw_shapes(axes[0][j], axes[1][j], ctx, rows, n)
     fig.suptitle("Cuckoo filter shapes (b slots per bucket, f-bit fingerprints) against an SBBF of the same "
@@ -558,7 +558,8 @@ def summary(ctx, rows):
     print()
     hdr = ("family/kernel", "n", "fpp", "bits/key", "FPR meas.", "FPR model", "ns single", "ns batch", "x mem limit")
     fmt = "%-22s %9s %7s %8s %10s %10s %9s %9s %11s"
-    print(fmt % hdr)
+    if series_list(rows):
+        print(fmt % hdr)
     for s in series_list(rows):
         for n in sorted({r["n"] for r in pick(rows, kind="matrix", series=s)}):
             single = pick(rows, kind="matrix", series=s, op="contains_single", hash="hash_excl", fpp=fpp, n=n,
@@ -939,7 +940,7 @@ def paper_shapes(run, outdir):
     ns = shape_ns(rows)
     if not ns:
         return
-    fig, axes = plt.subplots(2, len(ns), figsize=(6.4, 4.6), squeeze=False, sharex=True)
+    fig, axes = plt.subplots(2, len(ns), figsize=(6.4, 4.6), squeeze=False, sharex="col")
     for j, n in enumerate(ns):
         draw_shapes(axes[0][j], axes[1][j], run["ctx"], rows, n, size=12, annotate=False)
         if j:
