@@ -1,19 +1,27 @@
 #!/usr/bin/python3
-"""The harness's load-average record, and the paper's refusal of a loaded
-primary run.
+"""The benchmark JSON's load-average record and cuckoo-shapes series, and
+what scripts/plot.py and the paper make of them.
 
-  check_load_record.py --bench BUILD/bench/blockfilter_bench --source SRCDIR --work DIR
+  check_bench_json.py --bench BUILD/bench/blockfilter_bench --source SRCDIR --work DIR
 
-Runs a tiny matrix of the harness with a JSON file and a short sampling
-interval, then checks: the file is valid JSON with the "bf_loadavg" record
-(before, samples during, after, each with the 1-minute load average, the
-harness's own share and load1_adj), the context's bf_loadavg_before and
-every benchmark's loadavg_1m/loadavg_1m_adj counters; scripts/plot.py reads
-the record. Then the paper's check (plot.check_primary_load): the same run
-with its load set to 2.0 must be refused, by the function and by
-scripts/paper_tables.py and scripts/plot.py --paper (exit status 3, a
-message naming the load), and with 1.0, or with no record at all, must
-not. Exits 77 (skipped) where matplotlib or /proc/loadavg is missing.
+Runs a tiny matrix of the harness (the classic filter and the cuckoo-shapes
+series) with a JSON file and a short sampling interval, then checks:
+
+- the load record: the file is valid JSON with the "bf_loadavg" record
+  (before, samples during, after, each with the 1-minute load average, the
+  harness's own share and load1_adj), the context's bf_loadavg_before and
+  every benchmark's loadavg_1m/loadavg_1m_adj counters; plot.py reads it;
+- the paper's check (plot.check_primary_load): the same run with its load
+  set to 2.0 is refused, by the function and by scripts/paper_tables.py and
+  scripts/plot.py --paper (exit status 3, a message naming the load), and
+  with 1.0, or with no record at all, is not;
+- the cuckoo-shapes series: every shape the context lists has its lookups
+  and fill, and so has the SBBF of its size; bits/key, load and bytes agree
+  with each other; the measured FPR agrees with the model where the
+  negatives show enough false positives; plot.py's summary and figure 7 and
+  the paper's shapes tables are made from it.
+
+Exits 77 (skipped) where matplotlib or /proc/loadavg is missing.
 """
 import argparse
 import copy
@@ -55,7 +63,7 @@ def main():
         return ok
 
     run_json = os.path.join(work, "run.json")
-    p = subprocess.run([args.bench, "--bf_quick", "--bf_n=3000", "--bf_fpp=0.01", "--bf_families=bloom,cuckoo",
+    p = subprocess.run([args.bench, "--bf_quick", "--bf_n=3000", "--bf_fpp=0.01", "--bf_families=bloom,cuckoo-shapes",
                         "--bf_only=matrix", "--bf_min_time=0.002", "--bf_loadavg_interval=0.05",
                         "--benchmark_out=" + run_json, "--benchmark_out_format=json"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -141,8 +149,66 @@ def main():
     fn, tools = refused(with_load(None), "unrecorded")
     step("a run with no record is not refused (the paper says it has none)",
          not fn and not any(t[0] for t in tools), " | ".join(t[1][-300:] for t in tools))
+    check_shapes(data, run_json, src, work, step)
     print("%s" % ("all passed" if not failed else "%d failed" % failed))
     return 1 if failed else 0
+
+
+def check_shapes(data, run_json, src, work, step):
+    """The cuckoo-shapes series of the run (step counts the failures)."""
+    import plot
+    import paper_tables
+    ctx = data["context"]
+    shapes = [s for s in ctx.get("bf_shapes", "").split(",") if s]
+    step("the context lists the shapes built (%d)" % len(shapes), len(shapes) >= 1, ctx.get("bf_shapes_refused", ""))
+    # Names without Google Benchmark's suffixes (/min_time:..., /manual_time).
+    names = {b["name"].split("/min_time:")[0]: b for b in data["benchmarks"]}
+    missing = ["cuckoo-shapes/%s%s/%s/n:3000" % (tw, sh, op) for sh in shapes for tw in ("", "sbbf-")
+               for op in ("insert_single", "contains_single/pos50", "contains_batch/pos50")
+               if "cuckoo-shapes/%s%s/%s/n:3000" % (tw, sh, op) not in names]
+    step("every shape and its SBBF have their fill and lookups", not missing, ", ".join(missing[:5]))
+    problems = []
+    for sh in shapes:
+        c = names.get("cuckoo-shapes/%s/contains_batch/pos50/n:3000" % sh)
+        t = names.get("cuckoo-shapes/sbbf-%s/contains_batch/pos50/n:3000" % sh)
+        if not c or not t:
+            continue
+        b, f = int(c["bucket_size"]), int(c["fp_bits"])
+        if sh != "b%d-f%d%s" % (b, f, "-semi" if c.get("semisorted") else ""):
+            problems.append("%s: counters say b=%d f=%d" % (sh, b, f))
+        if not (0 < c["load"] <= 1 and abs(c["load"] - c["stored"] / (c["buckets"] * b)) < 1e-9):
+            problems.append("%s: load %g" % (sh, c["load"]))
+        if abs(c["bits_per_key"] - 8 * c["bytes"] / c["stored"]) > 1e-6 * c["bits_per_key"]:
+            problems.append("%s: bits/key %g" % (sh, c["bits_per_key"]))
+        if not (c["bytes"] - 32 < t["bytes"] <= max(c["bytes"], 32)) or t["keys_offered"] != c["keys_offered"]:
+            problems.append("%s: the SBBF has %g bytes and %g keys" % (sh, t["bytes"], t["keys_offered"]))
+        for r, who in ((c, sh), (t, "sbbf-" + sh)):
+            neg, p, m = r["fpr_negatives"], r["fpr_model"], r["fpr_measured"]
+            if p * neg >= 100 and abs(m - p) > 6 * (p * (1 - p) / neg) ** 0.5 + 0.02 * p:
+                problems.append("%s: FPR %g against the model's %g" % (who, m, p))
+    step("each shape's numbers agree with each other and with the models", not problems, "; ".join(problems[:6]))
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--summary"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode()
+    step("plot.py --summary has the shapes table", p.returncode == 0 and "Cuckoo shapes at n = 3e+03" in out and
+        all(("\n%s " % sh) in out for sh in shapes), out[-1500:])
+    figs = os.path.join(work, "figs")
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--outdir", figs],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    step("plot.py draws figure 7", p.returncode == 0 and os.path.exists(os.path.join(figs, "run-7-cuckoo-shapes.png")),
+        p.stdout.decode()[-1500:])
+    ctx2, rows = plot.load(run_json)
+    run = plot.run_info(run_json, ctx2, rows)
+    paper_tables.NUM["p-path"] = "run"
+    tex_dir = os.path.join(work, "tex")
+    os.makedirs(tex_dir, exist_ok=True)
+    paper_tables.shapes_text(run, tex_dir)
+    with open(os.path.join(tex_dir, "text-shapes.tex")) as f:
+        tex = f.read()
+    bs = sorted({int(names["cuckoo-shapes/%s/insert_single/n:3000" % sh]["bucket_size"]) for sh in shapes})
+    step("the paper's shapes tables are written, a row per bucket size",
+        "\\label{tab:shapes}" in tex and "\\label{tab:shapes-detail}" in tex and
+        all(("& %d & " % b) in tex or ("& %d semi" % b) in tex for b in bs), tex[:800])
 
 
 if __name__ == "__main__":
