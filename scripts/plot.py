@@ -704,7 +704,7 @@ def paper_models(numbers, outdir):
     for key, lab, c, ls in (("bloom", "classic Bloom, best $k$", "C2", "-"),
                             ("bloom_k8", "classic, $k=8$ (Arrow/Parquet sizing)", "C2", ":"),
                             ("sbbf", "SBBF, exact Poisson model", "C0", "-"),
-                            ("cuckoo", "cuckoo, best $f$", "C1", "-"),
+                            ("cuckoo", "cuckoo, best $(b, f)$", "C1", "-"),
                             ("counting", "counting Bloom (4-bit counters)", "C3", "--")):
         xs = [p["bpk"] for p in pts if key in p and p[key] == p[key] and p[key] > 0]
         ys = [p[key] for p in pts if key in p and p[key] == p[key] and p[key] > 0]
