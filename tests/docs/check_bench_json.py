@@ -21,7 +21,8 @@ series) with a JSON file and a short sampling interval, then checks:
   negatives show enough false positives; plot.py's summary and figure 7 and
   the paper's shapes tables are made from it.
 
-Exits 77 (skipped) where matplotlib or /proc/loadavg is missing.
+Exits 77 (skipped) where matplotlib or /proc/loadavg is missing, and under
+a forced kernel other than the CPU's best (--once-per-cpu).
 """
 import argparse
 import copy
@@ -29,6 +30,8 @@ import json
 import os
 import subprocess
 import sys
+
+import docs_common  # beside this script
 
 PY = "/usr/bin/python3"
 
@@ -41,7 +44,10 @@ def main():
     ap.add_argument("--bench", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--work", required=True)
+    docs_common.add_once_per_cpu(ap)
     args = ap.parse_args()
+    if docs_common.skipped_for_kernel(args):
+        return 77
     if not os.path.exists("/proc/loadavg"):
         print("no /proc/loadavg: skipped")
         return 77
