@@ -196,6 +196,32 @@ BF_HIDDEN double bf__cuckoo_design_load(unsigned bucket_size, unsigned fp_bits, 
 #define BF_CUCKOO_SS_CODES 3876u /* multisets of 4 nibbles: C(19, 4) */
 /* Builds the code table once; called by every object of this layout. */
 BF_HIDDEN void bf__cuckoo_ss_init(void);
+/* The table: code -> the sorted nibbles n0 | n1 << 4 | n2 << 8 | n3 << 12. */
+BF_HIDDEN extern uint16_t bf__cuckoo_ss_nibbles[BF_CUCKOO_SS_CODES];
+/* Whether a semi-sorted bucket value v of f-bit fingerprints holds fp: its
+ * low nibble among the code's nibbles and its upper bits in the same slot. A
+ * damaged code (>= 3876: only in an unverified view) reads entry 0. */
+static inline bool bf__cuckoo_ss_has(uint64_t v, unsigned f, uint32_t fp) {
+    /* Exact zero-lane masks (no borrow between lanes): the upper parts
+     * equal to fp's upper bits, at bits w j + w - 1 (w = f - 4 bits a lane),
+     * first, from the bucket alone: for a key that is absent they rarely
+     * match (4 / 2^w), and the code table is not read. Then the nibbles
+     * equal to fp's low nibble, at bits 4j + 3. */
+    const unsigned w = f - 4;
+    const uint64_t one = ((uint64_t)1 << w) | 1, ones = one | one << (2 * w);
+    const uint64_t highs = ones << (w - 1), lows = highs - ones;
+    uint64_t x = ((v >> 12) & (((uint64_t)1 << (4 * w)) - 1)) ^ ((uint64_t)(fp >> 4) * ones);
+    uint64_t zu = ~(((x & lows) + lows) | x) & highs;
+    if (!zu) return false;
+    unsigned code = (unsigned)(v & 0xfff);
+    uint64_t nib = bf__cuckoo_ss_nibbles[code < BF_CUCKOO_SS_CODES ? code : 0];
+    uint64_t y = nib ^ ((fp & 15u) * 0x1111u);
+    uint64_t zn = ~(((y & 0x7777u) + 0x7777u) | y) & 0x8888u;
+    /* Lane j of zu to bit 4j + 3. */
+    uint64_t zu4 = ((zu >> (w - 1)) & 1) << 3 | ((zu >> (2 * w - 1)) & 1) << 7 |
+                   ((zu >> (3 * w - 1)) & 1) << 11 | ((zu >> (4 * w - 1)) & 1) << 15;
+    return (zn & zu4) != 0;
+}
 BF_HIDDEN void bf__cuckoo_ss_decode(uint64_t v, unsigned f, uint32_t fp[4]);
 /* Sorts fp (by low nibble, then the rest) and encodes it. */
 BF_HIDDEN uint64_t bf__cuckoo_ss_encode(uint32_t fp[4], unsigned f);

@@ -295,11 +295,7 @@ unsigned bf__cuckoo_bucket_occupied(const bf_cuckoo *f, uint64_t i) {
 
 /* Whether bucket i holds fp (fp != 0); fpx = fp in every lane of a load. */
 static inline bool bucket_has(const bf_cuckoo *f, uint64_t i, uint32_t fp, uint64_t fpx) {
-    if (BF_UNLIKELY(f->flags)) {
-        uint32_t v[4];
-        bf__cuckoo_ss_decode(ss_load(f, i), f->fp_bits, v);
-        return (v[0] == fp) | (v[1] == fp) | (v[2] == fp) | (v[3] == fp);
-    }
+    if (BF_UNLIKELY(f->flags)) return bf__cuckoo_ss_has(ss_load(f, i), f->fp_bits, fp);
     uint64_t bit = i * f->bucket_bits;
     if (BF_LIKELY(f->chunks == 1)) {
         uint64_t x = bits_at(f->data, bit) ^ fpx;

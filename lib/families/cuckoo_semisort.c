@@ -17,7 +17,8 @@
 
 #include <pthread.h>
 
-static uint16_t nibbles_of[BF_CUCKOO_SS_CODES]; /* code -> packed sorted nibbles */
+uint16_t bf__cuckoo_ss_nibbles[BF_CUCKOO_SS_CODES]; /* code -> packed sorted nibbles */
+#define nibbles_of bf__cuckoo_ss_nibbles
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static void build_table(void) {
@@ -59,16 +60,12 @@ uint64_t bf__cuckoo_ss_encode(uint32_t fp[4], unsigned f) {
         for (; j > 0 && key_of(fp[j - 1]) > key_of(x); j--) fp[j] = fp[j - 1];
         fp[j] = x;
     }
-    unsigned packed = 0;
-    for (unsigned j = 0; j < 4; j++) packed |= (fp[j] & 15u) << (4 * j);
-    /* The code: binary search of the increasing table. */
-    const uint16_t *t = nibbles_of;
-    unsigned lo = 0, hi = BF_CUCKOO_SS_CODES - 1;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        if (t[mid] < packed) lo = mid + 1;
-        else hi = mid;
-    }
+    /* The code: the multisets before (n0, n1, n2, n3) in the table's order
+     * are those with a smaller n3, C(n3 + 3, 4) of them, then with that n3
+     * a smaller n2, C(n2 + 2, 3), then C(n1 + 1, 2), then n0. */
+    const unsigned n0 = fp[0] & 15u, n1 = fp[1] & 15u, n2 = fp[2] & 15u, n3 = fp[3] & 15u;
+    const unsigned lo = (n3 + 3) * (n3 + 2) * (n3 + 1) * n3 / 24 + (n2 + 2) * (n2 + 1) * n2 / 6 +
+                        (n1 + 1) * n1 / 2 + n0;
     const unsigned hb = f - 4;
     uint64_t v = lo;
     for (unsigned j = 0; j < 4; j++) v |= (uint64_t)(fp[j] >> 4) << (12 + j * hb);
