@@ -508,13 +508,14 @@ def draw_shapes(ax_fpr, ax_ns, ctx, rows, n, size=30, annotate=True):
         ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xticks([4, 8, 16, 32, 64])
-        ax.grid(True, which="both", alpha=0.3)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.grid(True, which="minor", alpha=0.08)
     ax_fpr.set_ylabel("false-positive rate")
     ax_ns.set_ylabel("ns per batch lookup, 50% positives")
     ax_ns.set_xlabel("bits per key (table bytes x 8 / keys stored)")
     floor = 1.0 / neg if neg else 1e-7
     ax_fpr.set_ylim(min(floor / 3, 1e-7), 1)
-    ax_fpr.set_title("$n = 10^{%d}$: measured (markers; 0 of %s not drawn), model (dash)" %
+    ax_fpr.set_title("$n = 10^{%d}$: FPR measured on %s keys (markers; none found: not drawn) and model (dashes)" %
                      (round(math.log10(n)), "%g" % neg if neg else "?"))
 
 
