@@ -24,7 +24,6 @@ series) with a JSON file and a short sampling interval, then checks:
 Exits 77 (skipped) where matplotlib or /proc/loadavg is missing, and under
 a forced kernel other than the CPU's best (--once-per-cpu).
 """
-import argparse
 import copy
 import json
 import os
@@ -40,13 +39,8 @@ def main():
     # Debian's python3, where matplotlib is (the project's Python).
     if os.path.realpath(sys.executable) != os.path.realpath(PY) and os.path.exists(PY):
         os.execv(PY, [PY] + sys.argv)
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    docs_common.add_once_per_cpu(ap)
-    args = ap.parse_args()
-    if docs_common.skipped_for_kernel(args):
+    args = docs_common.parse_check_args(__doc__, "--bench")
+    if args is None:
         return 77
     if not os.path.exists("/proc/loadavg"):
         print("no /proc/loadavg: skipped")
