@@ -122,8 +122,7 @@ def model_numbers(nums, outdir):
             "+" + sig(d, 3),
             pct(t["bloom_at_sbbf_bytes_fpp"]) + "\\,\\%",
             sig(t["counting"]["bits_per_key"], 4),
-            sig(t["cuckoo"]["bits_per_key"], 4) + " ($b{=}%d,f{=}%d$)" % (t["cuckoo"]["bucket_size"],
-                                                                     t["cuckoo"]["fp_bits"]),
+            sig(t["cuckoo"]["bits_per_key"], 4) + " $(%d,%d)$" % (t["cuckoo"]["bucket_size"], t["cuckoo"]["fp_bits"]),
             sig(pf["bits_per_key"], 3),
             pct(pf["model_fpp"]) + "\\,\\%",
             sig(ps["bits_per_key"], 4),
@@ -139,7 +138,8 @@ def model_numbers(nums, outdir):
           "bits/key", "real FPR", "bits/key", "real FPR"], "MID"] + rows,
         "All at $n = %s$, from \\texttt{bf\\_size\\_for}, \\texttt{bf\\_fpp\\_for}, "
         "\\texttt{bf\\_sbbf\\_parquet\\_bytes} and \\texttt{bf\\_sbbf\\_model\\_fpp} (library %s, "
-        "\\texttt{paper/numbers.c}). Real FPR: the exact Poisson model of the SBBF at that size. "
+        "\\texttt{paper/numbers.c}). Cuckoo: the shape $(b, f)$ sizing picks in parentheses. Real FPR: the exact "
+        "Poisson model of the SBBF at that size. "
         "Parquet formula: $-8/\\ln(1-\\varepsilon^{1/8})$ bits/key before rounding; Parquet sizing: "
         "rounded up to a power of two." % (pow10(n), tex(nums["library_version"]))))
 
