@@ -290,7 +290,7 @@ uint64_t bf_blocked_seed(const bf_blocked *f) { return f->seed; }
 int bf_blocked_set_seed(bf_blocked *f, uint64_t seed) {
     if (!f) return BF_EINVAL;
     if (!f->bits) return BF_EREADONLY;
-    if (bf__popcount_bytes(f->data, f->num_bytes)) return BF_EINVAL;
+    if (seed != f->seed && bf__popcount_bytes(f->data, f->num_bytes)) return BF_EINVAL;
     f->seed = seed;
     return BF_OK;
 }
