@@ -316,7 +316,7 @@ expect 0 "build --help names scalable options" -- bf build --help
 has out "--expansion E" "build --help --expansion"
 has out "--nonscaling" "build --help --nonscaling"
 expect 2 "build bad family lists scalable" -- bf build --family nope -o x.bf keys.txt
-has err "sbbf, bloom, counting, cuckoo or scalable" "family list from the library"
+has err "sbbf, bloom, counting, cuckoo, scalable or blocked" "family list from the library"
 
 # ---- convert ----------------------------------------------------------
 expect 0 "to parquet" -- bf convert --to parquet sbbf.bf -o sbbf.parquet.bin
