@@ -72,6 +72,15 @@ static inline unsigned bf__blocked_bit(uint32_t lo, unsigned j, unsigned lw,
     return (lo * salts[j]) >> (32 - lw);
 }
 
+/* Loops over groups and bits are unrolled whole for constant shapes, so
+ * the salts fold into immediates (at -O2 GCC keeps a loop of eight, about
+ * 15 % slower for the SBBF's probe). */
+#if defined(__GNUC__)
+#define BF__BLOCKED_UNROLL _Pragma("GCC unroll 32")
+#else
+#define BF__BLOCKED_UNROLL
+#endif
+
 /*
  * Visits the words a key touches: for each, the byte offset in the block,
  * the word size (4 or 8 bytes) and the mask of the key's bits in it.
@@ -84,10 +93,12 @@ static inline unsigned bf__blocked_bit(uint32_t lo, unsigned j, unsigned lw,
     do {                                                                                 \
         const unsigned bf_w_ = (B) / (S), bf_lw_ = bf__blocked_log2(bf_w_);              \
         const unsigned bf_per_ = (K) / (Z);                                              \
+        BF__BLOCKED_UNROLL                                                               \
         for (unsigned bf_g_ = 0; bf_g_ < (Z); bf_g_++) {                                 \
             const unsigned bf_sec_ = bf__blocked_sector(lo, bf_g_, S, Z, salts);         \
             if (bf_w_ <= 64) {                                                           \
                 uint64_t mask = 0;                                                       \
+                BF__BLOCKED_UNROLL                                                       \
                 for (unsigned bf_t_ = 0; bf_t_ < bf_per_; bf_t_++)                       \
                     mask |= (uint64_t)1                                                  \
                             << bf__blocked_bit(lo, bf_g_ * bf_per_ + bf_t_, bf_lw_, salts); \
@@ -95,6 +106,7 @@ static inline unsigned bf__blocked_bit(uint32_t lo, unsigned j, unsigned lw,
                 const int wide = bf_w_ == 64;                                            \
                 body;                                                                    \
             } else {                                                                     \
+                BF__BLOCKED_UNROLL                                                       \
                 for (unsigned bf_t_ = 0; bf_t_ < bf_per_; bf_t_++) {                     \
                     unsigned bf_p_ = bf__blocked_bit(lo, bf_g_ * bf_per_ + bf_t_, bf_lw_, salts); \
                     const uint64_t mask = (uint64_t)1 << (bf_p_ & 63);                   \
