@@ -7,6 +7,7 @@
 #define BF_BLOCKED_H
 
 #include "blocked/probe.h"
+#include "sbbf/sbbf_kernel.h"
 
 /* The operations of one shape: an instance of the probe (blocked.c).
  * shape is all zero for the generic instance, which reads the object's. */
@@ -26,6 +27,7 @@ struct bf_blocked {
     uint64_t num_bytes;
     uint64_t seed;       /* byte-string and typed-key seed; 0 = XXH64's */
     const bf_blocked_impl *impl;
+    const bf_kernel *kernel; /* the SBBF's shape: the SBBF kernel it runs; else NULL */
     bf_region region;    /* owned memory; kind 0 for a view */
 };
 

@@ -109,6 +109,24 @@ static const bf_blocked_impl shapes[] = {
     ROW(c512k10, 512, 8, 2, 10),   ROW(c512k12, 512, 8, 2, 12),  ROW(g512k8, 512, 16, 2, 8),
 };
 
+/* The SBBF's shape has the SBBF's bits, so it runs the SBBF's kernel (the
+ * one registry, lib/common/dispatch.c: AVX-512, AVX2, NEON or scalar, as
+ * BLOCKFILTER_KERNEL or the CPU says); the block index is the same up to
+ * 2^32 blocks, which the size limit keeps. */
+static bool contains_sbbf(const bf_blocked *f, uint64_t h) {
+    return f->kernel->contains(f->data, f->num_blocks, h);
+}
+static void insert_sbbf(bf_blocked *f, uint64_t h) { f->kernel->insert(f->bits, f->num_blocks, h); }
+static void insert_batch_sbbf(bf_blocked *f, const uint64_t *h, size_t n) {
+    f->kernel->insert_batch(f->bits, f->num_blocks, h, n);
+}
+static size_t contains_batch_sbbf(const bf_blocked *f, const uint64_t *h, size_t n,
+                                  uint8_t *out) {
+    return f->kernel->contains_batch(f->data, f->num_blocks, h, n, out);
+}
+static const bf_blocked_impl sbbf_kernel = ROW(sbbf, 256, 8, 8, 8);
+_Static_assert(BF_BLOCKED_MAX_BYTES / 32 <= (uint64_t)1 << 32, "the SBBF's block index");
+
 const bf_blocked_impl *bf__blocked_impl_for(const bf_blocked_shape *s, bool specialised) {
     if (specialised)
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
@@ -151,6 +169,8 @@ static int make(bf_blocked **out, const bf_blocked_shape *s, const void *bitset,
     f->num_blocks = bytes / block_bytes(s);
     f->seed = seed;
     f->impl = bf__blocked_impl_for(s, true);
+    if (same_shape(s, &sbbf_kernel.shape) && (f->kernel = bf__sbbf_kernel_default()) != NULL)
+        f->impl = &sbbf_kernel;
     *out = f;
     return BF_OK;
 }
@@ -375,6 +395,7 @@ static int stats(const void *o, bf_filter_stats *st) {
     st->est_keys = m.est_keys;
     st->est_fpp = m.est_fpp;
     st->k = f->shape.k;
+    st->kernel = f->kernel ? f->kernel->name : "scalar";
     st->block_bits = f->shape.block_bits;
     st->sectors = f->shape.sectors;
     st->groups = f->shape.groups;
