@@ -169,8 +169,17 @@ static int make(bf_blocked **out, const bf_blocked_shape *s, const void *bitset,
     f->num_blocks = bytes / block_bytes(s);
     f->seed = seed;
     f->impl = bf__blocked_impl_for(s, true);
-    if (same_shape(s, &sbbf_kernel.shape) && (f->kernel = bf__sbbf_kernel_default()) != NULL)
+    const bf_kernel *k = bf__sbbf_kernel_default();
+    if (same_shape(s, &sbbf_kernel.shape) && k) {
+        f->kernel = k;
         f->impl = &sbbf_kernel;
+    }
+#if defined(BF_HAVE_AVX2)
+    /* Batch lookups with AVX2 when the process kernel is an x86 SIMD one. */
+    else if (k && k != &bf__sbbf_kernel_scalar && (k->required & (BF_CPU_AVX2 | BF_CPU_AVX512)) &&
+             f->num_blocks < ((uint64_t)1 << 32))
+        f->simd_contains = bf__blocked_avx2_contains_for(s, true);
+#endif
     *out = f;
     return BF_OK;
 }
@@ -211,9 +220,14 @@ int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n) {
     return BF_OK;
 }
 
+/* The batch lookup of f: SIMD if it has one. */
+static size_t contains_batch_of(const bf_blocked *f, const uint64_t *h, size_t n, uint8_t *out) {
+    return f->simd_contains ? f->simd_contains(f, h, n, out) : f->impl->contains_batch(f, h, n, out);
+}
+
 size_t bf_blocked_contains_hashes(const bf_blocked *f, const uint64_t *h, size_t n,
                                   uint8_t *out) {
-    return f && h && n ? f->impl->contains_batch(f, h, n, out) : 0;
+    return f && h && n ? contains_batch_of(f, h, n, out) : 0;
 }
 
 int bf_blocked_insert(bf_blocked *f, const void *data, size_t len) {
@@ -235,7 +249,7 @@ typedef struct {
 
 static int contains_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
     contains_ctx *c = vctx;
-    c->found += c->f->impl->contains_batch(c->f, h, m, c->out ? c->out + off : NULL);
+    c->found += contains_batch_of(c->f, h, m, c->out ? c->out + off : NULL);
     return BF_OK;
 }
 
@@ -395,7 +409,7 @@ static int stats(const void *o, bf_filter_stats *st) {
     st->est_keys = m.est_keys;
     st->est_fpp = m.est_fpp;
     st->k = f->shape.k;
-    st->kernel = f->kernel ? f->kernel->name : "scalar";
+    st->kernel = f->kernel ? f->kernel->name : f->simd_contains ? "avx2" : "scalar";
     st->block_bits = f->shape.block_bits;
     st->sectors = f->shape.sectors;
     st->groups = f->shape.groups;
