@@ -174,11 +174,14 @@ static int make(bf_blocked **out, const bf_blocked_shape *s, const void *bitset,
         f->kernel = k;
         f->impl = &sbbf_kernel;
     }
+    /* Batch lookups with the process kernel's SIMD (fewer than 2^32 blocks). */
+#if defined(BF_HAVE_AVX512)
+    else if (k == &bf__sbbf_kernel_avx512 && f->num_blocks < ((uint64_t)1 << 32))
+        f->simd_contains = bf__blocked_avx512_contains_for(s, true), f->simd_kernel = k->name;
+#endif
 #if defined(BF_HAVE_AVX2)
-    /* Batch lookups with AVX2 when the process kernel is an x86 SIMD one. */
-    else if (k && k != &bf__sbbf_kernel_scalar && (k->required & (BF_CPU_AVX2 | BF_CPU_AVX512)) &&
-             f->num_blocks < ((uint64_t)1 << 32))
-        f->simd_contains = bf__blocked_avx2_contains_for(s, true);
+    else if (k == &bf__sbbf_kernel_avx2 && f->num_blocks < ((uint64_t)1 << 32))
+        f->simd_contains = bf__blocked_avx2_contains_for(s, true), f->simd_kernel = k->name;
 #endif
     *out = f;
     return BF_OK;
@@ -409,7 +412,7 @@ static int stats(const void *o, bf_filter_stats *st) {
     st->est_keys = m.est_keys;
     st->est_fpp = m.est_fpp;
     st->k = f->shape.k;
-    st->kernel = f->kernel ? f->kernel->name : f->simd_contains ? "avx2" : "scalar";
+    st->kernel = f->kernel ? f->kernel->name : f->simd_kernel ? f->simd_kernel : "scalar";
     st->block_bits = f->shape.block_bits;
     st->sectors = f->shape.sectors;
     st->groups = f->shape.groups;
