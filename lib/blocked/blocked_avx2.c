@@ -26,6 +26,7 @@
     _mm256_cvtepu32_epi64(_mm256_i64gather_epi32((const int *)(const void *)(d), off, 1))
 #define V_ZERO_LANES(m) \
     ((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, _mm256_setzero_si256()))))
+#define SIMD_NAME(x) x##_avx2
 #define CONTAINS_FOR bf__blocked_avx2_contains_for
 
 #include "blocked/blocked_simd.h"

@@ -24,6 +24,7 @@
 #define V_GATHER64(d, off) _mm512_i64gather_epi64(off, (const void *)(d), 1)
 #define V_GATHER32(d, off) _mm512_cvtepu32_epi64(_mm512_i64gather_epi32(off, (const void *)(d), 1))
 #define V_ZERO_LANES(m) ((unsigned)_mm512_cmpeq_epi64_mask(m, _mm512_setzero_si512()))
+#define SIMD_NAME(x) x##_avx512
 #define CONTAINS_FOR bf__blocked_avx512_contains_for
 
 #include "blocked/blocked_simd.h"
