@@ -55,22 +55,36 @@ static inline const uint8_t *block_of(const bf_blocked *f, uint64_t h, unsigned 
         uint8_t *p = f->bits + bf__blocked_block_index(h, f->num_blocks) * ((B) / 8);          \
         bf__blocked_set(p, (uint32_t)h, B, S, Z, K, bf__blocked_salts);                        \
     }                                                                                          \
+    /* The batches read the object once: stores through out (bytes) could   \
+     * alias it, and would make the compiler reload it for every key. */     \
     static void insert_batch_##name(bf_blocked *f, const uint64_t *hs, size_t n) {             \
+        uint8_t *const bits = f->bits;                                                         \
+        const uint64_t nb = f->num_blocks;                                                     \
+        const unsigned b_ = (B), s_ = (S), z_ = (Z), k_ = (K);                                 \
         const bool pf = f->num_bytes >= PREFETCH_MIN_BYTES;                                    \
         for (size_t i = 0; i < n; i++) {                                                       \
             if (pf && i + PREFETCH_DISTANCE < n)                                               \
-                __builtin_prefetch(block_of(f, bf_sbbf_load_hash(hs + i + PREFETCH_DISTANCE), B), 1); \
-            insert_##name(f, bf_sbbf_load_hash(hs + i));                                       \
+                __builtin_prefetch(bits + bf__blocked_block_index(bf_sbbf_load_hash(          \
+                                              hs + i + PREFETCH_DISTANCE), nb) * (b_ / 8), 1);  \
+            uint64_t h = bf_sbbf_load_hash(hs + i);                                            \
+            bf__blocked_set(bits + bf__blocked_block_index(h, nb) * (b_ / 8), (uint32_t)h, b_,   \
+                            s_, z_, k_, bf__blocked_salts);                                    \
         }                                                                                      \
     }                                                                                          \
     static size_t contains_batch_##name(const bf_blocked *f, const uint64_t *hs, size_t n,     \
                                         uint8_t *out) {                                        \
+        const uint8_t *const data = f->data;                                                   \
+        const uint64_t nb = f->num_blocks;                                                     \
+        const unsigned b_ = (B), s_ = (S), z_ = (Z), k_ = (K);                                 \
         const bool pf = f->num_bytes >= PREFETCH_MIN_BYTES;                                    \
         size_t hits = 0;                                                                       \
         for (size_t i = 0; i < n; i++) {                                                       \
             if (pf && i + PREFETCH_DISTANCE < n)                                               \
-                __builtin_prefetch(block_of(f, bf_sbbf_load_hash(hs + i + PREFETCH_DISTANCE), B), 0); \
-            bool hit = contains_##name(f, bf_sbbf_load_hash(hs + i));                          \
+                __builtin_prefetch(data + bf__blocked_block_index(bf_sbbf_load_hash(          \
+                                              hs + i + PREFETCH_DISTANCE), nb) * (b_ / 8), 0);  \
+            uint64_t h = bf_sbbf_load_hash(hs + i);                                            \
+            bool hit = bf__blocked_test(data + bf__blocked_block_index(h, nb) * (b_ / 8),      \
+                                        (uint32_t)h, b_, s_, z_, k_, bf__blocked_salts);       \
             if (out) out[i] = (uint8_t)hit;                                                    \
             hits += hit;                                                                       \
         }                                                                                      \
