@@ -223,7 +223,9 @@ static size_t images(image *out, size_t cap) {
     for (unsigned id = 1; id < 256 && n < cap; id++) {
         if (!bf_family_name((bf_family)id)) continue;
         image im = {(bf_family)id, bf_family_name((bf_family)id), 0, 0, 0, 0, 1};
-        /* bf_filter_new's cuckoo shape may need version 2. */
+        /* The blocked family is new in version 2; bf_filter_new's cuckoo
+         * shape may need it. */
+        if (id == BF_FAMILY_BLOCKED) im.version = 2;
         if (id == BF_FAMILY_CUCKOO) {
             bf_sizing z;
             if (bf_size_for(BF_FAMILY_CUCKOO, 500, 0.01, &z) == BF_OK &&
