@@ -136,7 +136,8 @@ static bool add_items(RedisModuleCtx *ctx, bfm_cf *c, RedisModuleString **items,
     for (size_t i = 0; i < n; i++) {
         size_t len;
         const char *s = rm.StringPtrLen(items[i], &len);
-        bfm_cf_insert_status r = bfm_cf_insert(c, bfm_cf_hash(c, s, len), nx);
+        bfm_cf_insert_status r =
+            bfm_cf_insert_upto(c, bfm_cf_hash(c, s, len), nx, (uint32_t)bfm_cfg.cf_max_expansions);
         if (r == BFM_CF_INSERTED || r == BFM_CF_EXISTS) {
             changed |= r == BFM_CF_INSERTED;
             if (bools)
@@ -363,8 +364,9 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
         int rc = bfm_cf_from_header(&c, data, len);
         if (rc == BF_OK)
             bfm_key_set(&k, c);
-        else
-            err = bfm_status_error(BFM_OP_CF_RESTORE, rc);
+        else /* RedisBloom's split: a header of the wrong size, or bad content */
+            err = bfm_cf_header_size_ok(len) ? bfm_status_error(BFM_OP_CF_RESTORE, rc)
+                                             : BFM_E_CF_BAD_HEADER;
     } else if (len == 0 || !bfm_dump_write_chunk(&bfm_cf_ops, k.value, pos, data, len)) {
         err = BFM_E_CF_BAD_CHUNK;
     }

@@ -112,13 +112,13 @@ void bfm_cf_contains_hashes(const bfm_cf *c, const uint64_t *hashes, size_t n, u
     }
 }
 
-bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx) {
+bfm_cf_insert_status bfm_cf_insert_upto(bfm_cf *c, uint64_t hash, bool nx, uint32_t max_filters) {
     if (nx && bfm_cf_contains(c, hash)) return BFM_CF_EXISTS;
     /* The newest sub-filter first, then older ones with room (after
      * deletes); only when every one is full does the chain grow. */
     for (uint32_t i = c->n; i-- > 0;)
         if (bf_cuckoo_insert_hash(c->f[i], hash) == BF_OK) return BFM_CF_INSERTED;
-    if (c->expansion == 0) return BFM_CF_NOSPACE;
+    if (c->expansion == 0 || c->n >= max_filters) return BFM_CF_NOSPACE;
     if (grow(c) != BF_OK) return BFM_CF_NOMEM;
     return bf_cuckoo_insert_hash(c->f[c->n - 1], hash) == BF_OK ? BFM_CF_INSERTED : BFM_CF_NOSPACE;
 }
@@ -181,7 +181,8 @@ double bfm_cf_est_fpp(const bfm_cf *c) {
         const bf_cuckoo *f = c->f[i];
         unsigned b = bf_cuckoo_bucket_size(f);
         double load = (double)bf_cuckoo_count(f) / ((double)bf_cuckoo_num_buckets(f) * b);
-        miss *= 1.0 - bf_cuckoo_model_fpp(b, bf_cuckoo_fingerprint_bits(f), load);
+        /* A full table's victim slot holds one item beyond its slots. */
+        miss *= 1.0 - bf_cuckoo_model_fpp(b, bf_cuckoo_fingerprint_bits(f), load < 1 ? load : 1);
     }
     return 1.0 - miss;
 }
@@ -196,6 +197,11 @@ const uint8_t *bfm_cf_table(const bfm_cf *c, size_t i, uint64_t *num_bytes) {
 }
 
 size_t bfm_cf_header_size(const bfm_cf *c) { return 56 + 40 * (size_t)c->n + 8; }
+
+bool bfm_cf_header_size_ok(size_t len) {
+    return len >= 56 + 40 + 8 && (len - 56 - 8) % 40 == 0 &&
+           (len - 56 - 8) / 40 <= BFM_CF_MAX_FILTERS;
+}
 
 void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
     bfm_wr w = {buf, 0};
@@ -225,13 +231,16 @@ void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
     bfm_put_checksum(&w);
 }
 
-/* Whether a sub-filter's fingerprint size is one the header's version
- * allows: version 1 wrote the library's 8, 12 or 16 bits (buckets of 4);
- * version 2 writes exactly what bfm_cf_fp_bits gives, so a header cannot
- * claim a weaker filter than its FPR target. */
+/* Whether a sub-filter's fingerprint size is one the module writes:
+ * bfm_cf_fp_bits of the chain's bucket size and FPR target (so a header
+ * cannot claim a weaker filter than it promises), or, in buckets of 4, the
+ * 8, 12 or 16 bits of the sub-filters made before bucket sizes were
+ * honoured (version 1 headers; a chain loaded from one keeps them when it
+ * is saved again as version 2). */
 static bool bits_ok(uint8_t version, uint32_t bits, uint32_t bucket_size, double fpp) {
-    if (version == 1) return bits == 8 || bits == 12 || bits == 16;
-    return bits == bfm_cf_fp_bits(bucket_size, fpp);
+    bool legacy = bucket_size == BFM_CF_V1_BUCKET_SIZE && (bits == 8 || bits == 12 || bits == 16);
+    if (version == 1) return legacy;
+    return legacy || bits == bfm_cf_fp_bits(bucket_size, fpp);
 }
 
 int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {

@@ -64,8 +64,14 @@ unsigned bfm_cf_fp_bits(unsigned bucket_size, double fpp);
 static inline uint64_t bfm_cf_hash(const bfm_cf *c, const void *data, size_t len) {
     return bf_hash_xxh64_seeded(data, len, c->seed);
 }
-/* nx: insert only if no sub-filter may hold the item. */
-bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx);
+/* nx: insert only if no sub-filter may hold the item. The chain grows only
+ * while it has fewer than max_filters sub-filters (the module's
+ * CF_MAX_EXPANSIONS), so one call with many items cannot build thousands of
+ * sub-filters (BFM_CF_NOSPACE once that many are full). */
+bfm_cf_insert_status bfm_cf_insert_upto(bfm_cf *c, uint64_t hash, bool nx, uint32_t max_filters);
+static inline bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx) {
+    return bfm_cf_insert_upto(c, hash, nx, BFM_CF_MAX_FILTERS);
+}
 bool bfm_cf_contains(const bfm_cf *c, uint64_t hash);
 /* out[i] = whether hashes[i] may be present in some sub-filter (batch
  * lookups, newest sub-filter first, then the keys still undecided). */
@@ -99,12 +105,15 @@ double bfm_cf_est_fpp(const bfm_cf *c);
  * Version 1 (written before bucket sizes other than 4 existed) has 0 at
  * offset 20, buckets of 4 slots and 8-, 12- or 16-bit fingerprints; it is
  * still read. Version 2 fingerprints must be bfm_cf_fp_bits(bucket size,
- * FPR target). The data chunks that follow carry the tables, concatenated
- * oldest first. */
+ * FPR target), or in buckets of 4 the 8, 12 or 16 bits of sub-filters that
+ * came from a version 1 value. The data chunks that follow carry the
+ * tables, concatenated oldest first. */
 #define BFM_CF_MAGIC "CFCH"
 #define BFM_CF_HEADER_VERSION 2u
 #define BFM_CF_V1_BUCKET_SIZE 4u
 size_t bfm_cf_header_size(const bfm_cf *c);
+/* Whether len is the size of a header of some number of sub-filters. */
+bool bfm_cf_header_size_ok(size_t len);
 void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf);
 /* A chain with the header's geometry and state, every table zero.
  * BF_EFORMAT / BF_EVERSION / BF_ECORRUPT / BF_ENOMEM / BF_ETOOBIG. */

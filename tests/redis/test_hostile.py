@@ -167,9 +167,11 @@ def crafted_dump_headers(ctx):
         cf_header(filters=(good,), bucket_size=0),
         cf_header(filters=(good,), bucket_size=256),
         cf_header(filters=(good,), bucket_size=2 ** 32 - 1),
-        # Version 1: buckets of 4 (0 at offset 20), 8, 12 or 16 bits only.
+        # Version 1: buckets of 4 (0 at offset 20), 8, 12 or 16 bits only;
+        # those sizes in version 2 only in buckets of 4.
         cf_header(filters=((buckets, 12, 0, 0, 0, rng),), version=1, bucket_size=4),
         cf_header(filters=((buckets, 9, 0, 0, 0, rng),), version=1, bucket_size=0),
+        cf_header(filters=((buckets, 12, 0, 0, 0, rng),), version=2, bucket_size=2),
     ]
     for i, h in enumerate(bad_cf):
         r = c("CF.LOADCHUNK", "c%d" % i, 1, h)
