@@ -123,8 +123,8 @@ def throughput_rows(label, ours, plan, runs, cpu):
         rows.append({
             "server": label, "ratio_to_ours": m / ours_m if label != ours else None,
             "test": name, "pipeline": p, "items_per_call": items, "requests_per_run": n,
-            "runs_calls_per_s": runs[(name, p)], "median_calls_per_s": m, "median_items_per_s": m * items,
-            "runs_server_cpu_us_per_call": cpu[(name, p)], "median_server_cpu_us_per_call": u,
+            "runs_calls_per_s": runs[(label, name, p)], "median_calls_per_s": m, "median_items_per_s": m * items,
+            "runs_server_cpu_us_per_call": cpu[(label, name, p)], "median_server_cpu_us_per_call": u,
             "server_items_per_cpu_second": items * 1e6 / u if u > 0 else None,
             "baseline": base, "ratio_to_baseline": (m / med[(base, p)]) if base else None,
             "cpu_ratio_to_baseline": (med_cpu[(base, p)] / u) if base and u > 0 else None,
