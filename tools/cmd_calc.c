@@ -12,6 +12,10 @@ static const char help[] =
     "fingerprint bits, and the model FPR at N keys. With --bytes, the reverse:\n"
     "the model FPR of a B-byte filter holding N keys.\n"
     "\n"
+    "cuckoo: the row is the cheapest shape; a second table lists the cheapest\n"
+    "fingerprint size for each bucket size of 1, 2, 4 and 8 slots and for\n"
+    "semi-sorted buckets, at the load the table is sized for.\n"
+    "\n"
     "scalable: N is the initial capacity; the row is layer 0 of the chain and\n"
     "its FPR at N keys (the chain's bound while it holds N). Past N the chain\n"
     "adds layers and its FPR stays <= P. With --bytes: N keys in one layer.\n"
@@ -38,6 +42,29 @@ static void scalable_note(const bf_family *ids, size_t n, double fpp) {
     }
 }
 
+/* The cheapest fingerprint size per cuckoo bucket size. */
+static void cuckoo_shapes(uint64_t n, double fpp) {
+    static const unsigned sizes[5] = {1, 2, 4, 8, 4};
+    printf("\ncuckoo shapes for %" PRIu64 " keys at fpp %g\n", n, fpp);
+    printf("%-7s %8s %15s %9s %6s %12s\n", "bucket", "fp_bits", "bytes", "bits/key", "load",
+           "model_fpp");
+    for (unsigned j = 0; j < 5; j++) {
+        unsigned flags = j == 4 ? BF_CUCKOO_SEMISORTED : 0;
+        bf_cuckoo_sizing z;
+        int rc = bf_cuckoo_size_for(n, fpp, sizes[j], 0, flags, &z);
+        char label[16];
+        snprintf(label, sizeof label, "%u%s", sizes[j], flags ? " ss" : "");
+        if (rc) {
+            printf("%-7s %s\n", label, bf_strerror(rc));
+            continue;
+        }
+        printf("%-7s %8u %15" PRIu64 " %9.3f %6.3f %12.4g\n", label, z.fp_bits, z.num_bytes,
+               z.bits_per_key, z.load, z.model_fpp);
+    }
+    printf("(ss: semi-sorted, f - 1 bits a slot; build with --family cuckoo --bucket-size B\n"
+           " --fingerprint-bits F [--semisorted])\n");
+}
+
 /* What bf_filter_new would allocate for n keys at fpp, per family. */
 static int by_fpp(uint64_t n, double fpp) {
     bf_family ids[255];
@@ -61,6 +88,8 @@ static int by_fpp(uint64_t n, double fpp) {
                s.bits_per_key, kbuf, fbuf, s.model_fpp);
     }
     scalable_note(ids, nf, fpp);
+    for (size_t i = 0; i < nf; i++)
+        if (ids[i] == BF_FAMILY_CUCKOO) cuckoo_shapes(n, fpp);
     return status;
 }
 

@@ -59,7 +59,7 @@ for fam in sbbf bloom counting cuckoo scalable; do
   case " $FAMILIES " in *" $fam "*) ok ;; *) bad "family list '$FAMILIES' lacks $fam" ;; esac
 done
 # Families whose filters cannot be merged (the library says unsupported).
-NOMERGE="cuckoo scalable"
+NOMERGE="scalable"
 
 # ---- help and usage ---------------------------------------------------
 expect 0 "--help" -- bf --help
@@ -107,7 +107,9 @@ for fam in $FAMILIES; do
   expect 0 "info $fam" -- bf info "$fam.bf"
   has out "^family: +$fam$" "info $fam family"
   has out "^keys inserted: +2000$" "info $fam keys"
-  has out "^format version: +1$" "info $fam version"
+  # Version 2 only for cuckoo shapes version 1 lacks (docs/format.md).
+  if [ "$fam" = cuckoo ]; then v='[12]'; else v=1; fi
+  has out "^format version: +$v$" "info $fam version"
 done
 # stdin, no --n: buffered, sized for exactly the keys read.
 expect 0 "build from stdin" -- bash -c "$WRAP '$BF' build --quiet -o stdin.bf < keys.txt"
