@@ -487,7 +487,7 @@ def cf_compact(ctx):
     err(c("CF.COMPACT", "missing"), "Cuckoo filter was not found")
     err(c("CF.COMPACT", "str"), WRONGTYPE)
     c("CF.RESERVE", "c", "16", "EXPANSION", "1")
-    items = ["v%d" % i for i in range(100)]
+    items = ["v%d" % i for i in range(200)]
     c("CF.INSERT", "c", "ITEMS", *items)
     grown = info_map(c("CF.INFO", "c"))["Number of filters"]
     check(grown >= 4, "grown to %d sub-filters" % grown)

@@ -135,8 +135,13 @@ def cf_bucket_sizes_honoured(ctx):
         i = info(c, key)
         eq(i["Bucket size"], b, "CF.INFO of BUCKETSIZE %d" % b)
         check(i["Number of buckets"] * b >= cap, "b %d: %d buckets for %d" % (b, i["Number of buckets"], cap))
-        items = ["%s:%d" % (key, j) for j in range(3 * cap)]
-        add_all(c, key, items)
+        # Until it has grown a second sub-filter (how far a sub-filter
+        # fills depends on the bucket size).
+        items = []
+        while info(c, key)["Number of filters"] < 2 and len(items) < 40 * cap:
+            more = ["%s:%d" % (key, j) for j in range(len(items), len(items) + cap)]
+            add_all(c, key, more)
+            items += more
         all_present(c, key, items, key)
         i = info(c, key)
         check(i["Number of filters"] >= 2, "b %d grew: %r" % (b, i))
