@@ -36,6 +36,7 @@ done
 ./scripts/setup.sh >/dev/null
 
 build=build/redis-bench
+mkdir -p "$(dirname "$build")"
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" -Dbuildtype=release -Dtests=false -Dbench=disabled -Dexamples=false \
     -Dtools=false -Dredis=enabled >"$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
