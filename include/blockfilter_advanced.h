@@ -107,12 +107,13 @@ typedef struct bf_cuckoo bf_cuckoo;
 /*
  * Cuckoo filter shapes: buckets of b slots (1..255) holding f-bit
  * fingerprints (4..32); slot s of bucket i is the f bits at bit offset
- * (i*b + s)*f of a little-endian bit array (docs/format.md). Buckets of 1,
- * 2, 4 and 8 slots whose bucket (or half of it) fits one 64-bit load take
- * the fast lookup path; any other shape works, with one load per up to
- * 57/f slots. Semi-sorted buckets (Fan et al. 2014, section 5.2; b = 4,
- * f = 5..17) store each bucket's four low nibbles, sorted, as a 12-bit
- * code: f - 1 bits per slot for the FPR of f.
+ * (i*b + s)*f of a little-endian bit array (docs/format.md). A bucket of
+ * b*f <= 57 bits, or <= 64 bits starting on a byte, is tested with one
+ * 64-bit load (b = 1 for every f; b = 2 up to f = 28 and 32; b = 4 up to
+ * f = 14 and 16; b = 8 up to f = 8); larger ones with one load per k slots.
+ * Semi-sorted buckets (Fan et al. 2014, section 5.2; b = 4, f = 5..17)
+ * store each bucket's four low nibbles, sorted, as a 12-bit code: f - 1
+ * bits per slot for the FPR of f (docs/families.md, "Cuckoo shapes").
  */
 #define BF_CUCKOO_SEMISORTED 1u /* flag: semi-sorted buckets (b = 4, f = 5..17) */
 #define BF_CUCKOO_MAX_BUCKET_SIZE 255u
@@ -147,12 +148,12 @@ typedef struct bf_cuckoo_sizing {
 BF_API int bf_cuckoo_size_for(uint64_t n, double fpp, unsigned bucket_size, unsigned fp_bits,
                               unsigned flags, bf_cuckoo_sizing *out);
 /** Model FPR of a table at load factor `load` (0..1): 1 - (1 - 1/(2^f - 1))^(2 b load) for this library's fingerprint rule. */
+/*  NaN for a shape or load outside the limits. */
 BF_API double bf_cuckoo_model_fpp(unsigned bucket_size, unsigned fp_bits, double load);
-/*  (NaN for a shape or load outside the limits.) */
 /** Expected load factor at which inserts first fail, for bucket size b with the default kick limit (from your measurements/literature; document the source). */
 /*  Source: this library's own fill-to-failure runs (tables of 2^20 slots,
- *  16-bit fingerprints, medians; docs/families.md, beside Fan et al.'s
- *  figures), interpolated between the sizes measured. Fingerprints much
+ *  16-bit fingerprints, medians of 3; docs/families.md, beside Fan et
+ *  al.'s figures), linear between the sizes measured. Fingerprints much
  *  shorter than log2(table size) / b fill less far. NaN outside 1..255. */
 BF_API double bf_cuckoo_model_load(unsigned bucket_size);
 BF_API void bf_cuckoo_free(bf_cuckoo *f);

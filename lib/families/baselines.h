@@ -74,6 +74,7 @@ struct bf_cuckoo {
      * for the "has a zero lane" test. */
     unsigned chunks, chunk_slots;
     uint64_t ones, highs, last_ones, last_highs;
+    unsigned lane_inv;     /* ceil(2^16 / fp_bits): bit / fp_bits as a multiply */
     uint64_t num_bytes;    /* table bytes: ceil(num_buckets * bucket_bits / 8) */
     uint64_t count;        /* fingerprints stored, victim included */
     uint64_t victim_index;

@@ -134,6 +134,7 @@ int bf__cuckoo_shape(bf_cuckoo *c, uint64_t num_buckets, unsigned b, unsigned f,
     c->slot_bits = slot_bits_of(f, flags);
     c->bucket_bits = (uint64_t)b * c->slot_bits;
     c->fp_mask = (uint32_t)(((uint64_t)1 << f) - 1);
+    c->lane_inv = (65536 + f - 1) / f;
     c->num_bytes = bytes;
     c->rng = 0x2545f4914f6cdd1dULL;
     plan_chunks(c);
@@ -247,8 +248,11 @@ static inline void slot_set(bf_cuckoo *f, uint64_t i, unsigned s, uint32_t v) {
 }
 
 /* Lowest set bit of a zero-lane mask as a lane number (the lowest flagged
- * lane is always a true zero). */
-static inline unsigned lane_of(uint64_t m, unsigned f) { return (unsigned)__builtin_ctzll(m) / f; }
+ * lane is always a true zero): bit / f, as a multiply by lane_inv =
+ * ceil(2^16 / f), exact for bits below 64. */
+static inline unsigned lane_of(const bf_cuckoo *f, uint64_t m) {
+    return ((unsigned)__builtin_ctzll(m) * f->lane_inv) >> 16;
+}
 
 /* Slot of bucket i holding fp (fp = 0: a free slot), or -1. */
 static int slot_find(const bf_cuckoo *f, uint64_t i, uint32_t fp) {
@@ -259,15 +263,20 @@ static int slot_find(const bf_cuckoo *f, uint64_t i, uint32_t fp) {
             if (v[s] == fp) return (int)s;
         return -1;
     }
-    const unsigned bits = f->fp_bits, k = f->chunk_slots;
     uint64_t bit = i * f->bucket_bits;
+    if (BF_LIKELY(f->chunks == 1)) {
+        uint64_t x = bits_at(f->data, bit) ^ (fp * f->last_ones);
+        uint64_t m = (x - f->last_ones) & ~x & f->last_highs;
+        return m ? (int)lane_of(f, m) : -1;
+    }
+    const unsigned bits = f->fp_bits, k = f->chunk_slots;
     for (unsigned c = 0; c < f->chunks; c++, bit += (uint64_t)k * bits) {
         const bool last = c + 1 == f->chunks;
         const uint64_t ones = last ? f->last_ones : f->ones;
         const uint64_t highs = last ? f->last_highs : f->highs;
         uint64_t x = bits_at(f->data, bit) ^ (fp * ones);
         uint64_t m = (x - ones) & ~x & highs;
-        if (m) return (int)(c * k + lane_of(m, bits));
+        if (m) return (int)(c * k + lane_of(f, m));
     }
     return -1;
 }
@@ -282,6 +291,12 @@ static unsigned bucket_count(const bf_cuckoo *f, uint64_t i, uint32_t fp) {
         return n;
     }
     uint64_t bit = i * f->bucket_bits;
+    if (BF_LIKELY(f->chunks == 1)) {
+        /* Exact zero lanes (no borrow between lanes), counted. */
+        const uint64_t lows = f->last_highs - f->last_ones;
+        uint64_t x = bits_at(f->data, bit) ^ (fp * f->last_ones);
+        return (unsigned)__builtin_popcountll(~(((x & lows) + lows) | x) & f->last_highs);
+    }
     for (unsigned s = 0; s < f->bucket_size; s++, bit += f->fp_bits)
         n += ((uint32_t)bits_at(f->data, bit) & f->fp_mask) == fp;
     return n;
@@ -409,6 +424,7 @@ static void insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
 
 /* True if both buckets of the key hold nothing but copies of fp. */
 static bool saturated_by(const bf_cuckoo *f, uint64_t i1, uint64_t i2, uint32_t fp) {
+    if (slot_find(f, i1, 0) >= 0) return false; /* the usual case: room */
     if (bucket_count(f, i1, fp) != f->bucket_size) return false;
     return i2 == i1 || bucket_count(f, i2, fp) == f->bucket_size;
 }

@@ -114,6 +114,14 @@ static int parse(const void *buf, size_t len, bf_native_header *h, const bf_fami
     if (rc) return rc;
     *ops = bf__family_ops((bf_family)h->family);
     const uint8_t *payload = (const uint8_t *)buf + BF_HEADER_BYTES;
+    /* A filter is saved in the lowest version that can express it, so an
+     * image that passes as version 1 is refused under a later number
+     * (saving it again would change the header). */
+    if (h->version > 1) {
+        bf_native_params v1 = h->params;
+        v1.version = 1;
+        if ((*ops)->check(&v1, payload, h->payload_len) == BF_OK) return BF_ECORRUPT;
+    }
     if ((rc = (*ops)->check(&h->params, payload, h->payload_len))) return rc;
     /* Exactly header + payload: trailing bytes are refused too. */
     if ((uint64_t)len - BF_HEADER_BYTES != h->payload_len) return BF_ECORRUPT;

@@ -178,6 +178,19 @@ static void check_shape(unsigned b, unsigned fb, unsigned flags) {
     CHECK(missing(c, keys + 1, n - 1) == 0, "%s: remove lost keys", name);
     bf_filter_free(w);
 
+    /* A kick limit of 1: it fills less far (or as far, for large b), and
+     * still loses nothing. */
+    c = NULL;
+    CHECK(bf_cuckoo_new_table(&c, nb, b, fb, flags) == BF_OK, "%s: table", name);
+    if (c) {
+        CHECK(bf_cuckoo_set_max_kicks(c, 1) == BF_OK && bf_cuckoo_max_kicks(c) == 1, "%s: kicks", name);
+        size_t n1 = fill(c, keys, cap, 1000 + b * 64 + fb, &last);
+        CHECK(last == BF_EFULL && n1 <= n + nb * b / 50, "%s: %zu keys with 1 kick, %zu with 500", name,
+              n1, n);
+        CHECK(missing(c, keys, n1) == 0 && bf_cuckoo_count(c) == n1, "%s: 1 kick lost keys", name);
+        bf_cuckoo_free(c);
+    }
+
     /* The same key: 2b copies in an even table, then BF_EFULL. */
     c = NULL;
     CHECK(bf_cuckoo_new_table(&c, 64, b, fb, flags) == BF_OK, "%s: small table", name);

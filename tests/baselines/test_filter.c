@@ -542,6 +542,7 @@ static void payload_byte(bf_native_header *h, uint8_t *p) { (void)h, p[3] ^= 0x1
 static void version_next(bf_native_header *h, uint8_t *p) { (void)p, h->version = BF_FORMAT_VERSION + 1; }
 static void version_0(bf_native_header *h, uint8_t *p) { (void)p, h->version = 0; }
 static void version_1(bf_native_header *h, uint8_t *p) { (void)p, h->version = 1; }
+static void version_2(bf_native_header *h, uint8_t *p) { (void)p, h->version = 2; }
 static void table_last_byte_high(bf_native_header *h, uint8_t *p) { p[h->payload_len - 25] |= 0x80; }
 static void first_code_bad(bf_native_header *h, uint8_t *p) { (void)h, p[0] = 0xff, p[1] |= 0x0f; }
 static void family_9(bf_native_header *h, uint8_t *p) { (void)p, h->family = 9; }
@@ -604,6 +605,9 @@ Test(format, crafted_inconsistent_fields_rejected) {
         cr_assert_eq(load_with(buf, len, payload_byte, false), BF_ECORRUPT);
         cr_assert_eq(load_with(buf, len, version_next, true), BF_EVERSION);
         cr_assert_eq(load_with(buf, len, version_0, true), BF_EVERSION);
+        /* Version 2 only for what version 1 cannot express. */
+        cr_assert_eq(load_with(buf, len, buf[4] == 1 ? version_2 : version_1, true), BF_ECORRUPT,
+                     "%s", bf_family_name(fam));
         cr_assert_eq(load_with(buf, len, family_9, true), BF_EFAMILY);
         cr_assert_eq(load_with(buf, len, seed_unkeyed, true), BF_ECORRUPT);
         cr_assert_eq(load_with(buf, len, flags_high, true), BF_ECORRUPT);
