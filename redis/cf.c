@@ -2,15 +2,16 @@
  * CF.* : RedisBloom's cuckoo filter commands over the library's cuckoo
  * filter (a chain of them with EXPANSION, cf_chain.c), and the CF data type.
  *
- * Syntax, replies and error texts are RedisBloom 2.8's. Differences
- * (docs/redis.md): buckets have 4 slots and 8/12/16-bit fingerprints chosen
- * for the FPR target (CF_ERROR_RATE, or ERROR on CF.RESERVE), so BUCKETSIZE
- * is checked (1..255, capacity >= 2 * BUCKETSIZE) and then not used, and
- * CF.INFO reports 4; the default kick-out limit is the library's 500, not
- * 20; a key of another type gives WRONGTYPE for every command; unknown
- * options are refused; CF.COMPACT frees the newest sub-filters left empty
- * by deletes but moves no fingerprint (RedisBloom also moves fingerprints
- * into older sub-filters, which this chain's sizes do not allow).
+ * Syntax, replies, error texts and defaults (bucket size 2, 20 kick-outs,
+ * expansion 1) are RedisBloom 2.8's. BUCKETSIZE (1..255) is the buckets'
+ * slots; the fingerprint size is this module's: the fewest bits that keep
+ * the FPR target (CF_ERROR_RATE, or ERROR on CF.RESERVE) at that bucket
+ * size when a sub-filter is full (bfm_cf_fp_bits), where RedisBloom always
+ * stores 8 bits. Other differences (docs/redis.md): a key of another type
+ * gives WRONGTYPE for every command; unknown options are refused;
+ * CF.COMPACT frees the newest sub-filters left empty by deletes but moves
+ * no fingerprint (RedisBloom also moves fingerprints into older
+ * sub-filters, which this chain's sizes do not allow).
  *
  * Replication as for BF: only changes are replicated, and a command that
  * creates a filter first replicates an explicit CF.RESERVE.
@@ -27,12 +28,9 @@
 
 static RedisModuleType *cf_type;
 
-/* RedisBloom's default bucket size: the least capacity is twice it. */
-#define CF_COMPAT_BUCKETSIZE 2
-#define CF_BUCKET_SLOTS 4
-
 typedef struct cf_opts {
     long long capacity;
+    long long bucket_size;
     long long max_iterations;
     long long expansion;
     double error_rate;
@@ -42,6 +40,7 @@ typedef struct cf_opts {
 
 static void default_opts(cf_opts *o) {
     o->capacity = bfm_cfg.cf_initial_size;
+    o->bucket_size = bfm_cfg.cf_bucket_size;
     o->max_iterations = bfm_cfg.cf_max_iterations;
     o->expansion = bfm_cfg.cf_expansion;
     o->error_rate = bfm_cfg.cf_error_rate;
@@ -55,21 +54,22 @@ static int create(bfm_cf **out, const cf_opts *o) {
         int rc = bfm_new_seed(&seed);
         if (rc != BF_OK) return rc;
     }
-    return bfm_cf_new(out, (uint64_t)o->capacity, o->error_rate, (unsigned)o->expansion,
-                      (unsigned)o->max_iterations, seed);
+    return bfm_cf_new(out, (uint64_t)o->capacity, o->error_rate, (unsigned)o->bucket_size,
+                      (unsigned)o->expansion, (unsigned)o->max_iterations, seed);
 }
 
-/* "CF.RESERVE key capacity MAXITERATIONS m EXPANSION e ERROR f SEED s",
- * describing c exactly. */
+/* "CF.RESERVE key capacity BUCKETSIZE b MAXITERATIONS m EXPANSION e ERROR f
+ * SEED s", describing c exactly. */
 static void replicate_reserve(RedisModuleCtx *ctx, RedisModuleString *key, const bfm_cf *c) {
-    char cap[24], it[16], exp[16], err[40], seed[24];
+    char cap[24], bs[16], it[16], exp[16], err[40], seed[24];
     snprintf(cap, sizeof cap, "%llu", (unsigned long long)c->capacity);
+    snprintf(bs, sizeof bs, "%u", c->bucket_size);
     snprintf(it, sizeof it, "%u", c->max_kicks);
     snprintf(exp, sizeof exp, "%u", c->expansion);
     snprintf(err, sizeof err, "%.17g", c->fpp);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)c->seed);
-    rm.Replicate(ctx, "CF.RESERVE", "sccccccccc", key, cap, "MAXITERATIONS", it, "EXPANSION", exp,
-                 "ERROR", err, "SEED", seed);
+    rm.Replicate(ctx, "CF.RESERVE", "sccccccccccc", key, cap, "BUCKETSIZE", bs, "MAXITERATIONS", it,
+                 "EXPANSION", exp, "ERROR", err, "SEED", seed);
 }
 
 /* CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e]
@@ -80,7 +80,6 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
     default_opts(&o);
     if (rm.StringToLongLong(argv[2], &o.capacity) != REDISMODULE_OK)
         return bfm_reply_error(ctx, BFM_E_BAD_CAPACITY);
-    long long bucket_size = CF_COMPAT_BUCKETSIZE;
     for (int i = 3; i + 1 < argc; i += 2) {
         RedisModuleString *a = argv[i], *v = argv[i + 1];
         if (bfm_arg_is(a, "MAXITERATIONS")) {
@@ -89,9 +88,9 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
             if (o.max_iterations < 1 || o.max_iterations > 65535)
                 return bfm_reply_error(ctx, BFM_E_CF_MAXITERATIONS_RANGE);
         } else if (bfm_arg_is(a, "BUCKETSIZE")) {
-            if (rm.StringToLongLong(v, &bucket_size) != REDISMODULE_OK)
+            if (rm.StringToLongLong(v, &o.bucket_size) != REDISMODULE_OK)
                 return bfm_reply_error(ctx, BFM_E_CF_PARSE_BUCKETSIZE);
-            if (bucket_size < 1 || bucket_size > 255)
+            if (o.bucket_size < 1 || o.bucket_size > BFM_CF_MAX_BUCKET_SIZE)
                 return bfm_reply_error(ctx, BFM_E_CF_BUCKETSIZE_RANGE);
         } else if (bfm_arg_is(a, "EXPANSION")) {
             if (rm.StringToLongLong(v, &o.expansion) != REDISMODULE_OK)
@@ -109,8 +108,9 @@ static int cmd_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
             return bfm_reply_error(ctx, BFM_E_UNKNOWN_ARG);
         }
     }
-    if (bucket_size * 2 > o.capacity)
-        return bfm_reply_error(ctx, BFM_E_CF_CAPACITY_MIN);
+    if (o.bucket_size * 2 > o.capacity) return bfm_reply_error(ctx, BFM_E_CF_CAPACITY_MIN);
+    if (bfm_cf_fp_bits((unsigned)o.bucket_size, o.error_rate) == 0)
+        return bfm_reply_error(ctx, BFM_E_CF_ERROR_FOR_BUCKETSIZE);
 
     bfm_key k;
     if (!bfm_key_open(&k, ctx, argv[1], REDISMODULE_READ | REDISMODULE_WRITE, cf_type, BFM_E_NONE,
@@ -136,7 +136,8 @@ static bool add_items(RedisModuleCtx *ctx, bfm_cf *c, RedisModuleString **items,
     for (size_t i = 0; i < n; i++) {
         size_t len;
         const char *s = rm.StringPtrLen(items[i], &len);
-        bfm_cf_insert_status r = bfm_cf_insert(c, bfm_cf_hash(c, s, len), nx);
+        bfm_cf_insert_status r =
+            bfm_cf_insert_upto(c, bfm_cf_hash(c, s, len), nx, (uint32_t)bfm_cfg.cf_max_expansions);
         if (r == BFM_CF_INSERTED || r == BFM_CF_EXISTS) {
             changed |= r == BFM_CF_INSERTED;
             if (bools)
@@ -213,7 +214,7 @@ static int cmd_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
             if (i + 1 == argc) return rm.WrongArity(ctx);
             if (rm.StringToLongLong(argv[++i], &o.capacity) != REDISMODULE_OK)
                 return bfm_reply_error(ctx, BFM_E_BAD_CAPACITY);
-            if (2 * CF_COMPAT_BUCKETSIZE > o.capacity)
+            if (2 * o.bucket_size > o.capacity)
                 return bfm_reply_error(ctx, BFM_E_CF_CAPACITY_MIN);
         } else if (bfm_arg_is(argv[i], "NOCREATE")) {
             nocreate = true;
@@ -294,7 +295,7 @@ static void reply_info(RedisModuleCtx *ctx, const bfm_cf *c, bool all) {
     rm.ReplyWithSimpleString(ctx, "Number of items deleted");
     rm.ReplyWithLongLong(ctx, (long long)c->deletes);
     rm.ReplyWithSimpleString(ctx, "Bucket size");
-    rm.ReplyWithLongLong(ctx, CF_BUCKET_SLOTS);
+    rm.ReplyWithLongLong(ctx, c->bucket_size);
     rm.ReplyWithSimpleString(ctx, "Expansion rate");
     rm.ReplyWithLongLong(ctx, c->expansion);
     rm.ReplyWithSimpleString(ctx, "Max iterations");
@@ -363,8 +364,9 @@ static int cmd_loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
         int rc = bfm_cf_from_header(&c, data, len);
         if (rc == BF_OK)
             bfm_key_set(&k, c);
-        else
-            err = bfm_status_error(BFM_OP_CF_RESTORE, rc);
+        else /* RedisBloom's split: a header of the wrong size, or bad content */
+            err = bfm_cf_header_size_ok(len) ? bfm_status_error(BFM_OP_CF_RESTORE, rc)
+                                             : BFM_E_CF_BAD_HEADER;
     } else if (len == 0 || !bfm_dump_write_chunk(&bfm_cf_ops, k.value, pos, data, len)) {
         err = BFM_E_CF_BAD_CHUNK;
     }
@@ -389,7 +391,7 @@ static int cmd_compact(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) 
 }
 
 /* CF.DEBUG key: RedisBloom's one line, with this chain's figures (the
- * first sub-filter's buckets, as CF.INFO). */
+ * first sub-filter's buckets, as CF.INFO, and the bucket size). */
 static int cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     if (argc != 2) return rm.WrongArity(ctx);
     bfm_key k;
@@ -400,7 +402,7 @@ static int cmd_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) {
     int len = snprintf(line, sizeof line,
                        "bktsize:%u buckets:%llu items:%llu deletes:%llu filters:%u "
                        "max_iterations:%u expansion:%u",
-                       CF_BUCKET_SLOTS, (unsigned long long)bf_cuckoo_num_buckets(c->f[0]),
+                       c->bucket_size, (unsigned long long)bf_cuckoo_num_buckets(c->f[0]),
                        (unsigned long long)bfm_cf_items(c), (unsigned long long)c->deletes, c->n,
                        c->max_kicks, c->expansion);
     bfm_key_close(&k);

@@ -1,11 +1,9 @@
 #include "cf_chain.h"
 
-#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "codec.h"
-
-#define SLOTS_PER_BUCKET 4u
 
 /* Capacity of sub-filter i: capacity * expansion^i; false on overflow. */
 static bool sub_capacity(const bfm_cf *c, uint32_t i, uint64_t *out) {
@@ -30,12 +28,21 @@ static int append(bfm_cf *c, bf_cuckoo *f) {
     return BF_OK;
 }
 
+unsigned bfm_cf_fp_bits(unsigned bucket_size, double fpp) {
+    if (bucket_size < 1 || bucket_size > BFM_CF_MAX_BUCKET_SIZE || !(fpp > 0 && fpp < 1)) return 0;
+    for (unsigned f = 4; f <= 32; f++)
+        if (bf_cuckoo_model_fpp(bucket_size, f, 1.0) <= fpp) return f;
+    return 0;
+}
+
 /* Adds the next sub-filter, sized for capacity * expansion^n. */
 static int grow(bfm_cf *c) {
     uint64_t cap;
     if (c->n >= BFM_CF_MAX_FILTERS || !sub_capacity(c, c->n, &cap)) return BF_ETOOBIG;
+    unsigned bits = bfm_cf_fp_bits(c->bucket_size, c->fpp);
+    if (bits == 0) return BF_EINVAL;
     bf_cuckoo *f;
-    int rc = bf_cuckoo_new(&f, cap, c->fpp);
+    int rc = bf_cuckoo_new_shape(&f, cap, c->fpp, c->bucket_size, bits);
     if (rc != BF_OK) return rc;
     if (bfm_cf_total_bytes(c) + bf_cuckoo_table_bytes(f) > BFM_CF_MAX_TOTAL_BYTES) {
         bf_cuckoo_free(f);
@@ -47,15 +54,16 @@ static int grow(bfm_cf *c) {
     return rc;
 }
 
-int bfm_cf_new(bfm_cf **out, uint64_t capacity, double fpp, unsigned expansion,
-               unsigned max_kicks, uint64_t seed) {
-    if (!out || capacity == 0 || !(fpp > 0 && fpp < 1) || expansion > BFM_CF_MAX_EXPANSION ||
-        max_kicks < 1 || max_kicks > 65535)
+int bfm_cf_new(bfm_cf **out, uint64_t capacity, double fpp, unsigned bucket_size,
+               unsigned expansion, unsigned max_kicks, uint64_t seed) {
+    if (!out || capacity == 0 || bfm_cf_fp_bits(bucket_size, fpp) == 0 ||
+        expansion > BFM_CF_MAX_EXPANSION || max_kicks < 1 || max_kicks > 65535)
         return BF_EINVAL;
     bfm_cf *c = calloc(1, sizeof *c);
     if (!c) return BF_ENOMEM;
     c->capacity = capacity;
     c->fpp = fpp;
+    c->bucket_size = bucket_size;
     c->expansion = expansion;
     c->max_kicks = max_kicks;
     c->seed = seed;
@@ -104,13 +112,13 @@ void bfm_cf_contains_hashes(const bfm_cf *c, const uint64_t *hashes, size_t n, u
     }
 }
 
-bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx) {
+bfm_cf_insert_status bfm_cf_insert_upto(bfm_cf *c, uint64_t hash, bool nx, uint32_t max_filters) {
     if (nx && bfm_cf_contains(c, hash)) return BFM_CF_EXISTS;
     /* The newest sub-filter first, then older ones with room (after
      * deletes); only when every one is full does the chain grow. */
     for (uint32_t i = c->n; i-- > 0;)
         if (bf_cuckoo_insert_hash(c->f[i], hash) == BF_OK) return BFM_CF_INSERTED;
-    if (c->expansion == 0) return BFM_CF_NOSPACE;
+    if (c->expansion == 0 || c->n >= max_filters) return BFM_CF_NOSPACE;
     if (grow(c) != BF_OK) return BFM_CF_NOMEM;
     return bf_cuckoo_insert_hash(c->f[c->n - 1], hash) == BF_OK ? BFM_CF_INSERTED : BFM_CF_NOSPACE;
 }
@@ -149,7 +157,8 @@ uint64_t bfm_cf_items(const bfm_cf *c) {
 
 uint64_t bfm_cf_slots(const bfm_cf *c) {
     uint64_t n = 0;
-    for (uint32_t i = 0; i < c->n; i++) n += bf_cuckoo_num_buckets(c->f[i]) * SLOTS_PER_BUCKET;
+    for (uint32_t i = 0; i < c->n; i++)
+        n += bf_cuckoo_num_buckets(c->f[i]) * bf_cuckoo_bucket_size(c->f[i]);
     return n;
 }
 
@@ -165,15 +174,15 @@ size_t bfm_cf_mem_usage(const bfm_cf *c) {
 }
 
 double bfm_cf_est_fpp(const bfm_cf *c) {
-    /* A foreign item meets 2 buckets of 4 slots per sub-filter; at load a,
-     * each matches its fingerprint with probability 1 / (2^f - 1). */
+    /* A foreign item is absent from the chain if every sub-filter, at its
+     * own load, misses it (the library's model of one cuckoo filter). */
     double miss = 1.0;
     for (uint32_t i = 0; i < c->n; i++) {
-        unsigned bits = bf_cuckoo_fingerprint_bits(c->f[i]);
-        double load = (double)bf_cuckoo_count(c->f[i]) /
-                      ((double)bf_cuckoo_num_buckets(c->f[i]) * SLOTS_PER_BUCKET);
-        double q = 1.0 / (double)((1u << bits) - 1);
-        miss *= exp(2.0 * SLOTS_PER_BUCKET * load * log1p(-q));
+        const bf_cuckoo *f = c->f[i];
+        unsigned b = bf_cuckoo_bucket_size(f);
+        double load = (double)bf_cuckoo_count(f) / ((double)bf_cuckoo_num_buckets(f) * b);
+        /* A full table's victim slot holds one item beyond its slots. */
+        miss *= 1.0 - bf_cuckoo_model_fpp(b, bf_cuckoo_fingerprint_bits(f), load < 1 ? load : 1);
     }
     return 1.0 - miss;
 }
@@ -189,6 +198,11 @@ const uint8_t *bfm_cf_table(const bfm_cf *c, size_t i, uint64_t *num_bytes) {
 
 size_t bfm_cf_header_size(const bfm_cf *c) { return 56 + 40 * (size_t)c->n + 8; }
 
+bool bfm_cf_header_size_ok(size_t len) {
+    return len >= 56 + 40 + 8 && (len - 56 - 8) % 40 == 0 &&
+           (len - 56 - 8) / 40 <= BFM_CF_MAX_FILTERS;
+}
+
 void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
     bfm_wr w = {buf, 0};
     for (int i = 0; i < 4; i++) bfm_put8(&w, (uint8_t)BFM_CF_MAGIC[i]);
@@ -199,7 +213,7 @@ void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
     bfm_put32(&w, c->expansion);
     bfm_put32(&w, c->max_kicks);
     bfm_put32(&w, c->n);
-    bfm_put32(&w, 0);
+    bfm_put32(&w, c->bucket_size);
     bfm_putf64(&w, c->fpp);
     bfm_put64(&w, c->capacity);
     bfm_put64(&w, c->seed);
@@ -217,6 +231,18 @@ void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf) {
     bfm_put_checksum(&w);
 }
 
+/* Whether a sub-filter's fingerprint size is one the module writes:
+ * bfm_cf_fp_bits of the chain's bucket size and FPR target (so a header
+ * cannot claim a weaker filter than it promises), or, in buckets of 4, the
+ * 8, 12 or 16 bits of the sub-filters made before bucket sizes were
+ * honoured (version 1 headers; a chain loaded from one keeps them when it
+ * is saved again as version 2). */
+static bool bits_ok(uint8_t version, uint32_t bits, uint32_t bucket_size, double fpp) {
+    bool legacy = bucket_size == BFM_CF_V1_BUCKET_SIZE && (bits == 8 || bits == 12 || bits == 16);
+    if (version == 1) return legacy;
+    return legacy || bits == bfm_cf_fp_bits(bucket_size, fpp);
+}
+
 int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {
     if (!buf || len < 64 || memcmp(buf, BFM_CF_MAGIC, 4) != 0) return BF_EFORMAT;
     bfm_rd r = {buf, len, 4, false};
@@ -225,19 +251,24 @@ int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {
     if (version == 0) return BF_EFORMAT;
     uint8_t res0 = bfm_get8(&r), res1 = bfm_get8(&r), res2 = bfm_get8(&r);
     uint32_t expansion = bfm_get32(&r), max_kicks = bfm_get32(&r), n = bfm_get32(&r);
-    uint32_t res3 = bfm_get32(&r);
+    uint32_t bucket_size = bfm_get32(&r);
     double fpp = bfm_getf64(&r);
     uint64_t capacity = bfm_get64(&r), seed = bfm_get64(&r), deletes = bfm_get64(&r);
     if (n == 0 || n > BFM_CF_MAX_FILTERS || len != 56 + 40 * (size_t)n + 8) return BF_EFORMAT;
     if (!bfm_checksum_ok(buf, len)) return BF_ECORRUPT;
-    if (res0 || res1 || res2 || res3 || capacity == 0 || !(fpp > 0 && fpp < 1) ||
-        expansion > BFM_CF_MAX_EXPANSION || max_kicks < 1 || max_kicks > 65535 ||
-        (expansion == 0 && n > 1))
+    if (version == 1) {
+        if (bucket_size != 0) return BF_ECORRUPT; /* reserved in v1 */
+        bucket_size = BFM_CF_V1_BUCKET_SIZE;
+    }
+    if (res0 || res1 || res2 || bucket_size < 1 || bucket_size > BFM_CF_MAX_BUCKET_SIZE ||
+        capacity == 0 || !(fpp > 0 && fpp < 1) || expansion > BFM_CF_MAX_EXPANSION ||
+        max_kicks < 1 || max_kicks > 65535 || (expansion == 0 && n > 1))
         return BF_ECORRUPT;
     bfm_cf *c = calloc(1, sizeof *c);
     if (!c) return BF_ENOMEM;
     c->capacity = capacity;
     c->fpp = fpp;
+    c->bucket_size = bucket_size;
     c->expansion = expansion;
     c->max_kicks = max_kicks;
     c->seed = seed;
@@ -252,21 +283,23 @@ int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {
         s.count = bfm_get64(&r);
         s.victim_index = bfm_get64(&r);
         s.rng = bfm_get64(&r);
-        if (bits != 8 && bits != 12 && bits != 16) {
+        if (!bits_ok(version, bits, bucket_size, fpp)) {
             rc = BF_ECORRUPT;
             break;
         }
-        if (buckets == 0 || buckets > BFM_CF_MAX_TOTAL_BYTES / (bits / 2) ||
-            total + buckets * (bits / 2) > BFM_CF_MAX_TOTAL_BYTES) {
+        /* The table's bits, bounded before anything is allocated. */
+        uint64_t bucket_bits = (uint64_t)bucket_size * bits;
+        if (buckets == 0 || buckets > BFM_CF_MAX_TOTAL_BYTES * 8 / bucket_bits ||
+            total + buckets * bucket_bits / 8 > BFM_CF_MAX_TOTAL_BYTES) {
             rc = BF_ETOOBIG;
             break;
         }
-        total += buckets * (bits / 2);
         bf_cuckoo *f;
-        rc = bf_cuckoo_new_buckets(&f, buckets, bits);
+        rc = bf_cuckoo_new_table(&f, buckets, bucket_size, bits, 0);
         if (rc != BF_OK) break;
+        total += bf_cuckoo_table_bytes(f);
         bf_cuckoo_set_max_kicks(f, max_kicks);
-        rc = bf_cuckoo_set_state(f, &s);
+        rc = total > BFM_CF_MAX_TOTAL_BYTES ? BF_ETOOBIG : bf_cuckoo_set_state(f, &s);
         if (rc == BF_OK) rc = append(c, f);
         if (rc != BF_OK) bf_cuckoo_free(f);
     }
@@ -301,7 +334,9 @@ static void ops_free(void *v) { bfm_cf_free(v); }
 const bfm_dump_ops bfm_cf_ops = {
     .what = "CF",
     .loadchunk_cmd = "CF.LOADCHUNK",
-    .encver = 1,
+    /* 2: the header holds the bucket size (v2); version 1 values, buckets
+     * of 4, still load. */
+    .encver = 2,
     .header_size = ops_header_size,
     .header_write = ops_header_write,
     .from_header = ops_from_header,

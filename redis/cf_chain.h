@@ -26,6 +26,7 @@
 
 #define BFM_CF_MAX_FILTERS 65536u
 #define BFM_CF_MAX_EXPANSION 32768u
+#define BFM_CF_MAX_BUCKET_SIZE 255u /* RedisBloom's BUCKETSIZE limit */
 #define BFM_CF_MAX_TOTAL_BYTES ((uint64_t)1 << 42)
 
 typedef struct bfm_cf {
@@ -34,6 +35,7 @@ typedef struct bfm_cf {
     uint32_t slots;     /* entries allocated in f */
     uint64_t capacity;  /* items the first sub-filter is sized for */
     double fpp;         /* FPR target of each sub-filter */
+    uint32_t bucket_size; /* slots per bucket of every sub-filter (BUCKETSIZE) */
     uint32_t expansion; /* growth factor; 0 = never grow */
     uint32_t max_kicks; /* kick-out limit of inserts (MAXITERATIONS) */
     uint64_t seed;      /* XXH64 seed of items */
@@ -47,15 +49,29 @@ typedef enum {
     BFM_CF_NOMEM    /* the chain could not grow */
 } bfm_cf_insert_status;
 
-int bfm_cf_new(bfm_cf **out, uint64_t capacity, double fpp, unsigned expansion,
-               unsigned max_kicks, uint64_t seed);
+/* BF_EINVAL for an argument out of range, or an fpp that no fingerprint of
+ * at most 32 bits meets at this bucket size (bfm_cf_fp_bits). */
+int bfm_cf_new(bfm_cf **out, uint64_t capacity, double fpp, unsigned bucket_size,
+               unsigned expansion, unsigned max_kicks, uint64_t seed);
 void bfm_cf_free(bfm_cf *c);
+
+/* Fingerprint bits of every sub-filter with buckets of bucket_size slots and
+ * FPR target fpp: the fewest (4..32) whose FPR at full load,
+ * bf_cuckoo_model_fpp(bucket_size, f, 1) ~ 2 * bucket_size / 2^f, is at most
+ * fpp, so the target holds however full a sub-filter gets. 0 if none does. */
+unsigned bfm_cf_fp_bits(unsigned bucket_size, double fpp);
 
 static inline uint64_t bfm_cf_hash(const bfm_cf *c, const void *data, size_t len) {
     return bf_hash_xxh64_seeded(data, len, c->seed);
 }
-/* nx: insert only if no sub-filter may hold the item. */
-bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx);
+/* nx: insert only if no sub-filter may hold the item. The chain grows only
+ * while it has fewer than max_filters sub-filters (the module's
+ * CF_MAX_EXPANSIONS), so one call with many items cannot build thousands of
+ * sub-filters (BFM_CF_NOSPACE once that many are full). */
+bfm_cf_insert_status bfm_cf_insert_upto(bfm_cf *c, uint64_t hash, bool nx, uint32_t max_filters);
+static inline bfm_cf_insert_status bfm_cf_insert(bfm_cf *c, uint64_t hash, bool nx) {
+    return bfm_cf_insert_upto(c, hash, nx, BFM_CF_MAX_FILTERS);
+}
 bool bfm_cf_contains(const bfm_cf *c, uint64_t hash);
 /* out[i] = whether hashes[i] may be present in some sub-filter (batch
  * lookups, newest sub-filter first, then the keys still undecided). */
@@ -78,17 +94,26 @@ size_t bfm_cf_mem_usage(const bfm_cf *c);
 /* FPR of the chain as it stands, from each sub-filter's load. */
 double bfm_cf_est_fpp(const bfm_cf *c);
 
-/* Header v1 (little-endian):
- *   0  "CFCH"   4 u8 version (1)   5 u8 reserved (0)   6 u16 reserved (0)
- *   8  u32 expansion   12 u32 max kicks   16 u32 sub-filters N   20 u32 0
+/* Header v2 (little-endian):
+ *   0  "CFCH"   4 u8 version (2)   5 u8 reserved (0)   6 u16 reserved (0)
+ *   8  u32 expansion   12 u32 max kicks   16 u32 sub-filters N
+ *  20  u32 bucket size (1..255)
  *  24  f64 FPR target  32 u64 capacity   40 u64 seed   48 u64 deletes
  *  56  N x {u64 buckets, u32 fingerprint bits, u32 victim fingerprint,
  *           u64 count, u64 victim bucket, u64 kick-out generator}
  *  56+40N  u64 XXH64 of the bytes before it
- * The data chunks that follow carry the tables, concatenated oldest first. */
+ * Version 1 (written before bucket sizes other than 4 existed) has 0 at
+ * offset 20, buckets of 4 slots and 8-, 12- or 16-bit fingerprints; it is
+ * still read. Version 2 fingerprints must be bfm_cf_fp_bits(bucket size,
+ * FPR target), or in buckets of 4 the 8, 12 or 16 bits of sub-filters that
+ * came from a version 1 value. The data chunks that follow carry the
+ * tables, concatenated oldest first. */
 #define BFM_CF_MAGIC "CFCH"
-#define BFM_CF_HEADER_VERSION 1u
+#define BFM_CF_HEADER_VERSION 2u
+#define BFM_CF_V1_BUCKET_SIZE 4u
 size_t bfm_cf_header_size(const bfm_cf *c);
+/* Whether len is the size of a header of some number of sub-filters. */
+bool bfm_cf_header_size_ok(size_t len);
 void bfm_cf_header_write(const bfm_cf *c, uint8_t *buf);
 /* A chain with the header's geometry and state, every table zero.
  * BF_EFORMAT / BF_EVERSION / BF_ECORRUPT / BF_ENOMEM / BF_ETOOBIG. */

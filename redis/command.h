@@ -23,7 +23,8 @@ typedef struct bfm_config {
     double bf_ratio;              /* BF_RATIO: per-layer FPR tightening, 0.8 */
     long long cf_initial_size;    /* CF_INITIAL_SIZE: CF.ADD/CF.INSERT default, 1024 */
     long long cf_max_expansions;  /* CF_MAX_EXPANSIONS: sub-filter limit, 32 */
-    long long cf_max_iterations;  /* CF_MAX_ITERATIONS: kick-out limit, 500 */
+    long long cf_bucket_size;     /* CF_BUCKET_SIZE: slots per bucket, 2 */
+    long long cf_max_iterations;  /* CF_MAX_ITERATIONS: kick-out limit, 20 */
     long long cf_expansion;       /* CF_EXPANSION: default growth, 1 */
     double cf_error_rate;         /* CF_ERROR_RATE: per sub-filter FPR target, 0.01 */
     bool random_seed;             /* SEED RANDOM: every new filter gets its own seed */

@@ -51,6 +51,7 @@
     X(CF_PARSE_EXPANSION, "Couldn't parse EXPANSION")                                          \
     X(CF_EXPANSION_RANGE, "EXPANSION: value must be an integer between 0 and 32768, inclusive.") \
     X(CF_CAPACITY_MIN, "Capacity must be at least (BucketSize * 2)")                           \
+    X(CF_ERROR_FOR_BUCKETSIZE, "ERR error rate too low for this BUCKETSIZE")                    \
     X(CF_MAX_EXPANSIONS, "Maximum expansions reached")                                         \
     X(CF_FULL, "Filter is full")                                                               \
     X(CF_DEL_NOT_FOUND, "Not found")                                                           \

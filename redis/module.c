@@ -15,12 +15,17 @@
  *                         target (0 < r < 1), 0.8
  *   CF_INITIAL_SIZE n     CF default capacity (>= 4), 1024
  *   CF_EXPANSION n        CF default growth (0..32768), 1
- *   CF_MAX_ITERATIONS n   CF default kick-out limit (1..65535), 500
+ *   CF_BUCKET_SIZE n      CF default slots per bucket (1..255), 2
+ *   CF_MAX_ITERATIONS n   CF default kick-out limit (1..65535), 20
  *   CF_ERROR_RATE e       FPR target of each cuckoo sub-filter, 0.01
+ * (the CF defaults are RedisBloom's; CF_INITIAL_SIZE must be at least twice
+ * CF_BUCKET_SIZE, and CF_ERROR_RATE reachable with 32-bit fingerprints at
+ * that bucket size)
  *   SEED 0|RANDOM         hash seed of new filters: 0 (XXH64 seed 0, the
  *                         library's and Parquet's hash) or a random seed
  *                         per key (keyed hashing against crafted items)
  */
+#include "cf_chain.h"
 #include "command.h"
 
 #include <stdio.h>
@@ -135,6 +140,8 @@ static int parse_load_args(RedisModuleCtx *ctx, RedisModuleString **argv, int ar
             rc = arg_int(ctx, v, "CF_INITIAL_SIZE", 4, INT64_MAX, &bfm_cfg.cf_initial_size);
         else if (bfm_arg_is(k, "CF_EXPANSION"))
             rc = arg_int(ctx, v, "CF_EXPANSION", 0, 32768, &bfm_cfg.cf_expansion);
+        else if (bfm_arg_is(k, "CF_BUCKET_SIZE"))
+            rc = arg_int(ctx, v, "CF_BUCKET_SIZE", 1, BFM_CF_MAX_BUCKET_SIZE, &bfm_cfg.cf_bucket_size);
         else if (bfm_arg_is(k, "CF_MAX_ITERATIONS"))
             rc = arg_int(ctx, v, "CF_MAX_ITERATIONS", 1, 65535, &bfm_cfg.cf_max_iterations);
         else if (bfm_arg_is(k, "CF_ERROR_RATE"))
@@ -161,6 +168,17 @@ static int parse_load_args(RedisModuleCtx *ctx, RedisModuleString **argv, int ar
             rc = REDISMODULE_ERR;
         }
         if (rc != REDISMODULE_OK) return rc;
+    }
+    /* The CF defaults together: what CF.RESERVE would refuse. */
+    if (bfm_cfg.cf_initial_size < 2 * bfm_cfg.cf_bucket_size) {
+        rm.Log(ctx, "warning", "CF_INITIAL_SIZE must be at least 2 * CF_BUCKET_SIZE (%lld)",
+               2 * bfm_cfg.cf_bucket_size);
+        return REDISMODULE_ERR;
+    }
+    if (bfm_cf_fp_bits((unsigned)bfm_cfg.cf_bucket_size, bfm_cfg.cf_error_rate) == 0) {
+        rm.Log(ctx, "warning", "CF_ERROR_RATE %g needs fingerprints over 32 bits at CF_BUCKET_SIZE %lld",
+               bfm_cfg.cf_error_rate, bfm_cfg.cf_bucket_size);
+        return REDISMODULE_ERR;
     }
     return REDISMODULE_OK;
 }

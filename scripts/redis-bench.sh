@@ -6,21 +6,29 @@
 # 10^6 and 10^7 items at 1 % and 0.1 %. Writes
 # results/<machine>/redis-<date>-<commit>.json and .md, prints the tables.
 #
-#   ./scripts/redis-bench.sh [--reps N] [--quick] [--machine NAME]
+#   ./scripts/redis-bench.sh [--reps N] [--quick] [--machine NAME] [--sizes N,...]
+#                            [--peer MODULE.so [--peer-name NAME]] [--module-args "ARG VALUE ..."]
 #
 # --quick: 10^5 and 10^6 items, shorter runs (a check that it works).
+# --sizes: the memory rows' item counts instead (e.g. 1e6).
+# --peer: a second server with another module of RedisBloom's commands
+#   (RedisBloom itself, built elsewhere) runs the same commands and memory
+#   rows in the same interleaved repetitions: the two side by side.
+# --module-args: this module's load-time arguments (e.g. other defaults).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 reps=5
 quick=()
+extra=()
 machine=""
 while [ $# -gt 0 ]; do
   case $1 in
     --reps) reps=$2; shift ;;
     --quick) quick=(--quick) ;;
     --machine) machine=$2; shift ;;
-    *) echo "usage: $0 [--reps N] [--quick] [--machine NAME]" >&2; exit 2 ;;
+    --sizes|--peer|--peer-name|--module-args) extra+=("$1" "$2"); shift ;;
+    *) echo "usage: $0 [--reps N] [--quick] [--machine NAME] [--sizes N,...] [--peer MODULE.so [--peer-name NAME]] [--module-args ARGS]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -28,6 +36,7 @@ done
 ./scripts/setup.sh >/dev/null
 
 build=build/redis-bench
+mkdir -p "$(dirname "$build")"
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" -Dbuildtype=release -Dtests=false -Dbench=disabled -Dexamples=false \
     -Dtools=false -Dredis=enabled >"$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
@@ -46,4 +55,4 @@ prefix="$out/redis-$(date -u +%Y-%m-%dT%H%MZ)-$commit"
 echo "redis-bench.sh: machine $machine, writing $prefix.json"
 /usr/bin/python3 scripts/redis_bench.py --module "$build/redis/blockfilter-redis.so" \
   --lib "$build/lib/libblockfilter.so" --out "$prefix" --machine "$machine" --commit "$commit" \
-  --reps "$reps" "${quick[@]}"
+  --reps "$reps" "${quick[@]}" "${extra[@]}"

@@ -19,6 +19,7 @@ import test_commands  # noqa: E402,F401
 import test_persistence  # noqa: E402,F401
 import test_hostile  # noqa: E402,F401
 import test_cluster  # noqa: E402,F401
+import test_cuckoo_shapes  # noqa: E402,F401
 
 
 def main():

@@ -97,10 +97,10 @@ def bf_header(flags=0, expansion=2, layers=((100, 0, 128),), fpp=0.01, ratio=0.8
     return with_checksum(h)
 
 
-def cf_header(filters=((64, 12, 0, 0, 0, 1),), expansion=1, kicks=500, fpp=0.01, cap=100, seed=0,
-              deletes=0, version=1):
+def cf_header(filters=((64, 9, 0, 0, 0, 1),), expansion=1, kicks=20, fpp=0.01, cap=100, seed=0,
+              deletes=0, version=2, bucket_size=2):
     h = b"CFCH" + struct.pack("<BBH", version, 0, 0)
-    h += struct.pack("<IIII", expansion, kicks, len(filters), 0)
+    h += struct.pack("<IIII", expansion, kicks, len(filters), bucket_size)
     h += struct.pack("<dQQQ", fpp, cap, seed, deletes)
     for buckets, bits, vfp, count, vidx, rng in filters:
         h += struct.pack("<QIIQQQ", buckets, bits, vfp, count, vidx, rng)
@@ -145,23 +145,33 @@ def crafted_dump_headers(ctx):
     eq(cf_header(filters=((buckets, bits, vfp, count, vidx, rng),), cap=cap), cref,
        "the test's CF header encoder matches the module's")
     good = (buckets, bits, 0, 0, 0, rng)
+    eq(c("CF.LOADCHUNK", "cok", 1, cf_header(filters=(good,), cap=cap)), b"OK")
     bad_cf = [
-        cf_header(filters=((buckets, 9, 0, 0, 0, rng),)),
-        cf_header(filters=((0, 12, 0, 0, 0, rng),)),
-        cf_header(filters=((2 ** 44, 16, 0, 0, 0, rng),)),
-        cf_header(filters=((2 ** 40, 16, 0, 0, 0, rng),) * 8),
-        cf_header(filters=((buckets, 12, 5, 1, buckets, rng),)),
-        cf_header(filters=((buckets, 8, 300, 1, 1, rng),)),
-        cf_header(filters=((buckets, 12, 0, 0, 3, rng),)),
-        cf_header(filters=((buckets, 12, 0, 10 ** 9, 0, rng),)),
-        cf_header(filters=((buckets, 12, 0, 0, 0, 0),)),
+        cf_header(filters=((buckets, bits + 1, 0, 0, 0, rng),)),  # not the bits the target needs
+        cf_header(filters=((buckets, bits - 1, 0, 0, 0, rng),)),  # weaker than the target
+        cf_header(filters=((0, bits, 0, 0, 0, rng),)),
+        cf_header(filters=((2 ** 44, bits, 0, 0, 0, rng),)),
+        cf_header(filters=((2 ** 40, bits, 0, 0, 0, rng),) * 8),
+        cf_header(filters=((buckets, bits, 5, 1, buckets, rng),)),
+        cf_header(filters=((buckets, bits, 1 << bits, 1, 1, rng),)),
+        cf_header(filters=((buckets, bits, 0, 0, 3, rng),)),
+        cf_header(filters=((buckets, bits, 0, 10 ** 9, 0, rng),)),
+        cf_header(filters=((buckets, bits, 0, 0, 0, 0),)),
         cf_header(filters=(good,), kicks=0),
         cf_header(filters=(good,), kicks=70000),
         cf_header(filters=(good,), fpp=0.0),
         cf_header(filters=(good,), cap=0),
         cf_header(filters=(good, good), expansion=0),
         cf_header(filters=(good,), expansion=40000),
-        cf_header(filters=(good,), version=2),
+        cf_header(filters=(good,), version=3),
+        cf_header(filters=(good,), bucket_size=0),
+        cf_header(filters=(good,), bucket_size=256),
+        cf_header(filters=(good,), bucket_size=2 ** 32 - 1),
+        # Version 1: buckets of 4 (0 at offset 20), 8, 12 or 16 bits only;
+        # those sizes in version 2 only in buckets of 4.
+        cf_header(filters=((buckets, 12, 0, 0, 0, rng),), version=1, bucket_size=4),
+        cf_header(filters=((buckets, 9, 0, 0, 0, rng),), version=1, bucket_size=0),
+        cf_header(filters=((buckets, 12, 0, 0, 0, rng),), version=2, bucket_size=2),
     ]
     for i, h in enumerate(bad_cf):
         r = c("CF.LOADCHUNK", "c%d" % i, 1, h)
@@ -228,9 +238,10 @@ def chain_limits(ctx):
     # the sub-filter limit stops it.
     replies = [c("CF.ADD", "c", "same") for _ in range(400)]
     check(isinstance(replies[-1], Error), "copies are bounded: %r" % replies[-1])
-    # 8 copies per sub-filter (two buckets of 4); the 32nd sub-filter takes
-    # the copy that created it, then the limit is reached.
-    eq(c("CF.COUNT", "c", "same"), 31 * 8 + 1, "copies stored")
+    # 4 copies per sub-filter (two buckets of 2, RedisBloom's default); the
+    # 32nd sub-filter takes the copy that created it, then the limit is
+    # reached.
+    eq(c("CF.COUNT", "c", "same"), 31 * 4 + 1, "copies stored")
     alive(s, c)
 
 
@@ -260,7 +271,7 @@ def bad_load_arguments(ctx):
     c("CF.ADD", "f", "x")
     i = c("CF.INFO", "f")
     eq((i[13], i[15]), (0, 50), "CF_EXPANSION, CF_MAX_ITERATIONS")
-    check(i[3] * 4 >= 5000, "CF_INITIAL_SIZE")
+    check(i[3] * i[11] >= 5000 and i[11] == 2, "CF_INITIAL_SIZE, in buckets of 2")
     # CF_MAX_EXPANSIONS 1: RedisBloom's check (a filter with that many
     # sub-filters refuses adds) refuses even the first add, which must not
     # leave an empty key behind.

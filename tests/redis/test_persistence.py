@@ -186,7 +186,8 @@ def dump_restore(ctx):
         eq(payload[0], 7, "RDB_TYPE_MODULE_2")
         eq(payload[1], 0x81, "64-bit module id")
         (mid,) = struct.unpack(">Q", payload[2:10])
-        eq(mid & 1023, 1, "encoding version 1")
+        encver = 1 if k.startswith("bf") else 2  # CF: 2 since the bucket size is stored
+        eq(mid & 1023, encver, "encoding version %d" % encver)
         future = payload[:2] + struct.pack(">Q", mid + 1) + payload[10:]
         err(c("RESTORE", "x", 0, checksums.dump_fix_crc(future)), "ERR Bad data format")
         # A header whose own checksum fails, a truncated value.
@@ -199,7 +200,9 @@ def dump_restore(ctx):
         check(isinstance(r, Error), "truncated payload refused: %r" % r)
         eq(c("EXISTS", "x"), 0)
     eq(c("PING"), b"PONG")
-    check(b"encoding version 2" in open(s.log, "rb").read(), "the refusal is logged")
+    log = open(s.log, "rb").read()
+    check(b"BF value of encoding version 2" in log and b"CF value of encoding version 3" in log,
+          "the refusals are logged")
 
 
 @test
@@ -276,7 +279,9 @@ def replication_byte_identical(ctx):
     still be byte for byte the same, because creations replicate with their
     seed and every kernel writes the same bits."""
     master = ctx.server("master", module_args=["SEED", "RANDOM"])
-    replica = Server(ctx.module, name="replica", module_args=["SEED", "RANDOM", "ERROR_RATE", "0.2"],
+    replica = Server(ctx.module, name="replica",
+                     module_args=["SEED", "RANDOM", "ERROR_RATE", "0.2", "CF_BUCKET_SIZE", "4",
+                                  "CF_MAX_ITERATIONS", "100"],
                      config={"replicaof": "127.0.0.1 %d" % master.port},
                      env={"BLOCKFILTER_KERNEL": "scalar"}).start()
     wait_link(replica)

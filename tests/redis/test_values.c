@@ -12,6 +12,7 @@
 #include "bf_value.h"
 #include "cf_chain.h"
 #include "check.h"
+#include "codec.h"
 
 static uint64_t mix(uint64_t x) {
     x += 0x9e3779b97f4a7c15ULL;
@@ -106,20 +107,32 @@ static void test_cuckoo_state(void) {
     bf_cuckoo_free(g);
 }
 
-static void test_cf_chain(void) {
+/* The chain at bucket size b: growth, lookups, deletes, the header round
+ * trip (the bucket size kept), identical later choices, refusals. */
+static void test_cf_chain(unsigned b) {
     bfm_cf *c;
-    CHECK(bfm_cf_new(&c, 0, 0.01, 1, 500, 0) == BF_EINVAL, "capacity 0");
-    CHECK(bfm_cf_new(&c, 10, 1.0, 1, 500, 0) == BF_EINVAL, "fpp 1");
-    CHECK(bfm_cf_new(&c, 10, 0.01, 40000, 500, 0) == BF_EINVAL, "expansion");
-    CHECK(bfm_cf_new(&c, 10, 0.01, 1, 0, 0) == BF_EINVAL, "kicks");
-    CHECK(bfm_cf_new(&c, 100, 0.01, 2, 50, 99) == BF_OK, "new");
+    CHECK(bfm_cf_new(&c, 0, 0.01, b, 1, 500, 0) == BF_EINVAL, "capacity 0");
+    CHECK(bfm_cf_new(&c, 10, 1.0, b, 1, 500, 0) == BF_EINVAL, "fpp 1");
+    CHECK(bfm_cf_new(&c, 10, 0.01, b, 40000, 500, 0) == BF_EINVAL, "expansion");
+    CHECK(bfm_cf_new(&c, 10, 0.01, b, 1, 0, 0) == BF_EINVAL, "kicks");
+    CHECK(bfm_cf_new(&c, 10, 0.01, 0, 1, 500, 0) == BF_EINVAL, "bucket size 0");
+    CHECK(bfm_cf_new(&c, 10, 0.01, 256, 1, 500, 0) == BF_EINVAL, "bucket size 256");
+    CHECK(bfm_cf_new(&c, 100, 0.01, b, 2, 50, 99) == BF_OK, "new (b %u)", b);
+    CHECK(c->bucket_size == b && bf_cuckoo_bucket_size(c->f[0]) == b, "bucket size %u", b);
     uint64_t hs[2000];
     for (int i = 0; i < 2000; i++) hs[i] = mix(1000 + (uint64_t)i);
     for (int i = 0; i < 2000; i++)
         CHECK(bfm_cf_insert(c, hs[i], false) == BFM_CF_INSERTED, "insert %d", i);
-    CHECK(c->n >= 4, "grew to %u sub-filters", c->n);
+    CHECK(c->n >= 2, "grew to %u sub-filters", c->n);
     for (uint32_t i = 1; i < c->n; i++)
-        CHECK(bf_cuckoo_num_buckets(c->f[i]) > bf_cuckoo_num_buckets(c->f[i - 1]), "each larger");
+        CHECK(bf_cuckoo_num_buckets(c->f[i]) >= bf_cuckoo_num_buckets(c->f[i - 1]) &&
+                  bf_cuckoo_num_buckets(c->f[c->n - 1]) > bf_cuckoo_num_buckets(c->f[0]),
+              "each as large or larger");
+    for (uint32_t i = 0; i < c->n; i++)
+        CHECK(bf_cuckoo_bucket_size(c->f[i]) == b &&
+                  bf_cuckoo_fingerprint_bits(c->f[i]) == bfm_cf_fp_bits(b, 0.01),
+              "sub-filter %u: bucket size and fingerprint", i);
+    CHECK(bfm_cf_slots(c) >= bfm_cf_items(c), "slots %llu", (unsigned long long)bfm_cf_slots(c));
     int fn = 0;
     for (int i = 0; i < 2000; i++) fn += !bfm_cf_contains(c, hs[i]);
     CHECK(fn == 0, "%d false negatives", fn);
@@ -162,14 +175,21 @@ static void test_cf_chain(void) {
         bfm_cf_insert(c, mix(5000 + (uint64_t)i), false);
         bfm_cf_insert(d, mix(5000 + (uint64_t)i), false);
     }
-    bfm_cf_header_write(c, h);
-    bfm_cf_header_write(d, h2);
     CHECK(bfm_cf_total_bytes(c) == bfm_cf_total_bytes(d), "same growth");
-    bool same = bfm_cf_header_size(c) == bfm_cf_header_size(d) && memcmp(h, h2, hl) == 0;
+    bool same = bfm_cf_header_size(c) == bfm_cf_header_size(d);
+    size_t gl = bfm_cf_header_size(c);
+    uint8_t *g1 = malloc(gl), *g2 = malloc(gl);
+    if (same) {
+        bfm_cf_header_write(c, g1);
+        bfm_cf_header_write(d, g2);
+        same = memcmp(g1, g2, gl) == 0;
+    }
+    free(g1);
+    free(g2);
     for (uint32_t i = 0; same && i < c->n; i++) {
-        uint64_t a, b;
-        const uint8_t *ta = bfm_cf_table(c, i, &a), *tb = bfm_cf_table(d, i, &b);
-        same = a == b && memcmp(ta, tb, a) == 0;
+        uint64_t na, nb;
+        const uint8_t *ta = bfm_cf_table(c, i, &na), *tb = bfm_cf_table(d, i, &nb);
+        same = na == nb && memcmp(ta, tb, na) == 0;
     }
     CHECK(same, "the restored chain makes the same choices");
     /* Refusals. */
@@ -180,8 +200,21 @@ static void test_cf_chain(void) {
     bad[0] = 'X';
     CHECK(bfm_cf_from_header(&x, bad, hl) == BF_EFORMAT, "magic");
     memcpy(bad, h3, hl);
-    bad[4] = 2;
+    bad[4] = BFM_CF_HEADER_VERSION + 1;
     CHECK(bfm_cf_from_header(&x, bad, hl) == BF_EVERSION, "version");
+    /* A bucket size out of range, or fingerprints other than the ones the
+     * FPR target needs at this bucket size (a weaker filter than promised),
+     * with valid checksums. */
+    for (int k = 0; k < 3; k++) {
+        memcpy(bad, h3, hl);
+        bfm_wr w = {bad, 0};
+        if (k == 0) bad[20] = 0;
+        if (k == 1) bad[20] = 0, bad[21] = 1; /* 256 */
+        if (k == 2) bad[56 + 8] = (uint8_t)(bfm_cf_fp_bits(b, 0.01) - 1);
+        w.off = hl - 8;
+        bfm_put_checksum(&w);
+        CHECK(bfm_cf_from_header(&x, bad, hl) == BF_ECORRUPT, "refused header field %d", k);
+    }
     memcpy(bad, h3, hl);
     bad[40] ^= 1;
     CHECK(bfm_cf_from_header(&x, bad, hl) == BF_ECORRUPT, "checksum");
@@ -195,23 +228,94 @@ static void test_cf_chain(void) {
     bfm_cf_free(d);
     bfm_cf_free(e);
     /* Compaction frees only the newest empty sub-filters, never the first. */
-    CHECK(bfm_cf_new(&c, 8, 0.01, 1, 500, 0) == BF_OK, "new");
-    for (int i = 0; i < 40; i++) bfm_cf_insert(c, mix((uint64_t)i), false);
+    CHECK(bfm_cf_new(&c, 2 * b, 0.01, b, 1, 500, 0) == BF_OK, "new");
+    int many = 400 * (int)b;
+    for (int i = 0; i < many; i++) bfm_cf_insert(c, mix((uint64_t)i), false);
     uint32_t grown = c->n;
     CHECK(grown >= 3, "grown");
     CHECK(bfm_cf_compact(c) == 0 && c->n == grown, "nothing to free while full");
     bool deleted = true;
-    for (int i = 0; i < 40; i++) deleted &= bfm_cf_delete(c, mix((uint64_t)i));
+    for (int i = 0; i < many; i++) deleted &= bfm_cf_delete(c, mix((uint64_t)i));
     CHECK(deleted && bfm_cf_items(c) == 0, "every copy deleted");
     CHECK(bfm_cf_compact(c) == grown - 1 && c->n == 1, "empty sub-filters freed but the first");
     CHECK(bfm_cf_insert(c, mix(1), false) == BFM_CF_INSERTED && bfm_cf_contains(c, mix(1)),
           "adds after compaction");
     bfm_cf_free(c);
+    /* The sub-filter limit holds within one batch of adds. */
+    CHECK(bfm_cf_new(&c, 2 * b, 0.01, b, 1, 20, 0) == BF_OK, "new");
+    int refused = 0;
+    for (int i = 0; i < 1000 * (int)b; i++)
+        refused += bfm_cf_insert_upto(c, mix((uint64_t)i), false, 3) == BFM_CF_NOSPACE;
+    CHECK(refused > 0 && c->n == 3, "b %u: at most 3 sub-filters (%u)", b, c->n);
+    bfm_cf_free(c);
     /* Expansion 0: full is final. */
-    CHECK(bfm_cf_new(&c, 8, 0.01, 0, 5, 0) == BF_OK, "new");
+    CHECK(bfm_cf_new(&c, 2 * b, 0.01, b, 0, 5, 0) == BF_OK, "new");
     int full = 0;
-    for (int i = 0; i < 100; i++) full += bfm_cf_insert(c, mix((uint64_t)i), false) == BFM_CF_NOSPACE;
+    for (int i = 0; i < 1000 * (int)b; i++)
+        full += bfm_cf_insert(c, mix((uint64_t)i), false) == BFM_CF_NOSPACE;
     CHECK(full > 0 && c->n == 1, "no growth with expansion 0");
+    bfm_cf_free(c);
+}
+
+/* The fingerprint choice keeps the FPR target at every bucket size: the
+ * fewest bits whose full-load FPR meets it; a full sub-filter measures at
+ * most the target; a target no 32-bit fingerprint meets is refused. */
+static void test_cf_fpr(unsigned b) {
+    unsigned f = bfm_cf_fp_bits(b, 0.01);
+    CHECK(f >= 4 && f <= 32 && bf_cuckoo_model_fpp(b, f, 1.0) <= 0.01 &&
+              (f == 4 || bf_cuckoo_model_fpp(b, f - 1, 1.0) > 0.01),
+          "b %u: %u bits", b, f);
+    bfm_cf *c;
+    CHECK(bfm_cf_new(&c, 20000, 0.01, b, 0, 500, 0) == BF_OK, "new");
+    uint64_t n = 0;
+    while (bfm_cf_insert(c, mix(n), false) == BFM_CF_INSERTED) n++;
+    CHECK(n >= 20000 && c->n == 1, "b %u: %llu stored before full", b, (unsigned long long)n);
+    uint64_t hits = 0, probes = 200000;
+    for (uint64_t i = 0; i < probes; i++) hits += bfm_cf_contains(c, mix((1ull << 40) + i));
+    double fpr = (double)hits / (double)probes;
+    CHECK(fpr <= 0.01, "b %u: FPR %.5f at load %.3f", b, fpr,
+          (double)bfm_cf_items(c) / (double)bfm_cf_slots(c));
+    CHECK(bfm_cf_est_fpp(c) <= 0.01 && bfm_cf_est_fpp(c) > fpr / 2, "b %u: estimate %.5f", b,
+          bfm_cf_est_fpp(c));
+    bfm_cf_free(c);
+    CHECK(bfm_cf_fp_bits(b, 1e-12) == 0 && bfm_cf_new(&c, 100, 1e-12, b, 1, 20, 0) == BF_EINVAL,
+          "b %u: 1e-12 needs more than 32 bits", b);
+}
+
+/* A version 1 header (written before bucket sizes: buckets of 4, 8/12/16-bit
+ * fingerprints, 0 at offset 20) still loads, as buckets of 4. */
+static void test_cf_header_v1(void) {
+    bfm_cf *c;
+    CHECK(bfm_cf_new(&c, 1000, 0.01, 4, 2, 500, 7) == BF_OK, "new");
+    for (uint64_t i = 0; i < 3000; i++) bfm_cf_insert(c, mix(i), false);
+    size_t hl = bfm_cf_header_size(c);
+    uint8_t *h = malloc(hl);
+    bfm_cf_header_write(c, h);
+    CHECK(h[4] == 2 && h[20] == 4, "v2 header with its bucket size");
+    h[4] = 1;
+    h[20] = 0;
+    for (uint32_t i = 0; i < c->n; i++) h[56 + 40 * i + 8] = 12;
+    bfm_wr w = {h, hl - 8};
+    bfm_put_checksum(&w);
+    bfm_cf *d = NULL;
+    CHECK(bfm_cf_from_header(&d, h, hl) == BF_OK, "v1 header loads");
+    CHECK(d && d->bucket_size == 4 && d->n == c->n && bf_cuckoo_bucket_size(d->f[0]) == 4 &&
+              bf_cuckoo_fingerprint_bits(d->f[0]) == 12 &&
+              bf_cuckoo_num_buckets(d->f[0]) == bf_cuckoo_num_buckets(c->f[0]) &&
+              bf_cuckoo_table_bytes(d->f[0]) == bf_cuckoo_num_buckets(d->f[0]) * 6,
+          "v1: buckets of 4 slots of 12 bits");
+    bfm_cf_free(d);
+    d = NULL;
+    h[20] = 4;
+    w.off = hl - 8;
+    bfm_put_checksum(&w);
+    CHECK(bfm_cf_from_header(&d, h, hl) == BF_ECORRUPT && !d, "v1: offset 20 is reserved");
+    h[20] = 0;
+    h[56 + 8] = 10;
+    w.off = hl - 8;
+    bfm_put_checksum(&w);
+    CHECK(bfm_cf_from_header(&d, h, hl) == BF_ECORRUPT && !d, "v1: only 8, 12 or 16 bits");
+    free(h);
     bfm_cf_free(c);
 }
 
@@ -275,7 +379,12 @@ static void test_bf_value(void) {
 
 int main(void) {
     test_cuckoo_state();
-    test_cf_chain();
+    static const unsigned sizes[] = {1, 2, 3, 4, 8, 255};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        test_cf_chain(sizes[i]);
+        test_cf_fpr(sizes[i]);
+    }
+    test_cf_header_v1();
     test_bf_value();
     printf("%lu passed, %lu failed\n", passed, failed);
     return failed ? 1 : 0;
