@@ -78,6 +78,8 @@ static void cuckoo_shapes(uint64_t n, double fpp) {
     }
     printf("(ss: semi-sorted, f - 1 bits a slot; build with --family cuckoo --bucket-size B\n"
            " --fingerprint-bits F [--semisorted])\n");
+}
+
 /* The blocked layouts calc lists: B, S, z (k is searched). */
 static const bf_blocked_shape layouts[] = {
     {32, 1, 1, 0},  {64, 1, 1, 0},   {128, 1, 1, 0},  {256, 1, 1, 0},
