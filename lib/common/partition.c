@@ -1,0 +1,67 @@
+/* The partitioner's sizing, buckets and flushing (partition.h). */
+#include "common/partition.h"
+
+/* At most 2^12 regions: the bucket fill counters (16 KiB) stay in L1 and
+ * the scatter's write streams in the TLB. */
+#define BF_PART_MAX_BITS 12
+
+bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_bytes,
+                           unsigned reuse) {
+    bf_part_plan plan = {.bits = 1};
+    while (plan.bits < BF_PART_MAX_BITS && (filter_bytes >> plan.bits) > region_bytes) plan.bits++;
+    uint64_t parts = (uint64_t)1 << plan.bits;
+    /* reuse hashes per 64-byte line of a region ... */
+    uint64_t lines = (filter_bytes / parts + 63) / 64;
+    uint64_t cap = lines * reuse;
+    /* ... but no more than the batch can fill: its share per region with
+     * a margin for the spread of a uniform hash (more is flushed early). */
+    uint64_t share = (uint64_t)n / parts;
+    uint64_t need = share + share / 4 + 64;
+    if (need < cap) cap = need;
+    if (cap < 64) cap = 64;
+    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    plan.cap = (size_t)cap;
+    return plan;
+}
+
+int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn flush,
+                  void *ctx) {
+    memset(p, 0, sizeof *p);
+    size_t parts = (size_t)1 << plan.bits;
+    size_t slots, bytes;
+    /* Hashes, then positions (4-byte), then fill counters: one region. */
+    if (bf_mul_overflow(parts, plan.cap, &slots)) return BF_ENOMEM;
+    size_t per = sizeof(uint64_t) + (with_pos ? sizeof(uint32_t) : 0);
+    if (bf_mul_overflow(slots, per, &bytes) || bytes + parts * sizeof(uint32_t) < bytes)
+        return BF_ENOMEM;
+    bytes += parts * sizeof(uint32_t);
+    if (bf__alloc_bits(&p->mem, bytes)) {
+        memset(p, 0, sizeof *p);
+        return BF_ENOMEM;
+    }
+    uint8_t *at = p->mem.ptr;
+    p->hashes = (uint64_t *)(void *)at;
+    at += slots * sizeof(uint64_t);
+    if (with_pos) {
+        p->pos = (uint32_t *)(void *)at;
+        at += slots * sizeof(uint32_t);
+    }
+    p->fill = (uint32_t *)(void *)at; /* zeroed by bf__alloc_bits */
+    p->shift = 64 - plan.bits;
+    p->parts = parts;
+    p->cap = plan.cap;
+    p->flush = flush;
+    p->ctx = ctx;
+    return BF_OK;
+}
+
+void bf__part_flush_all(bf_part *p) {
+    for (size_t r = 0; r < p->parts; r++)
+        if (p->fill[r]) bf__part_flush_one(p, r);
+}
+
+void bf__part_finish(bf_part *p) {
+    bf__part_flush_all(p);
+    bf__free_bits(&p->mem);
+    memset(p, 0, sizeof *p);
+}
