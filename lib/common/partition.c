@@ -19,7 +19,7 @@ bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_byte
     uint64_t need = share + share / 4 + 64;
     if (need < cap) cap = need;
     if (cap < 64) cap = 64;
-    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    if (cap > ((uint64_t)UINT32_MAX & ~(uint64_t)7)) cap = (uint64_t)UINT32_MAX & ~(uint64_t)7;
     plan.cap = (size_t)cap;
     return plan;
 }
@@ -28,28 +28,33 @@ int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn
                   void *ctx) {
     memset(p, 0, sizeof *p);
     size_t parts = (size_t)1 << plan.bits;
-    size_t slots, bytes;
-    /* Hashes, then positions (4-byte), then fill counters: one region. */
-    if (bf_mul_overflow(parts, plan.cap, &slots)) return BF_ENOMEM;
+    size_t cap = (plan.cap + 7) & ~(size_t)7; /* whole lines */
+    /* Staging lines, hashes, positions, fill counters: one region, every
+     * part 64-byte aligned (parts is even, cap a multiple of 8). */
     size_t per = sizeof(uint64_t) + (with_pos ? sizeof(uint32_t) : 0);
-    if (bf_mul_overflow(slots, per, &bytes) || bytes + parts * sizeof(uint32_t) < bytes)
+    size_t slots, bytes, fixed = parts * (64 + 32 + sizeof(uint32_t));
+    if (bf_mul_overflow(parts, cap, &slots) || bf_mul_overflow(slots, per, &bytes) ||
+        bytes + fixed < bytes)
         return BF_ENOMEM;
-    bytes += parts * sizeof(uint32_t);
-    if (bf__alloc_bits(&p->mem, bytes)) {
+    if (bf__alloc_bits(&p->mem, bytes + fixed)) {
         memset(p, 0, sizeof *p);
         return BF_ENOMEM;
     }
     uint8_t *at = p->mem.ptr;
+    p->stage = (uint64_t *)(void *)at;
+    at += parts * 64;
     p->hashes = (uint64_t *)(void *)at;
     at += slots * sizeof(uint64_t);
     if (with_pos) {
+        p->pstage = (uint32_t *)(void *)at;
+        at += parts * 32;
         p->pos = (uint32_t *)(void *)at;
         at += slots * sizeof(uint32_t);
     }
     p->fill = (uint32_t *)(void *)at; /* zeroed by bf__alloc_bits */
     p->shift = 64 - plan.bits;
     p->parts = parts;
-    p->cap = plan.cap;
+    p->cap = cap;
     p->flush = flush;
     p->ctx = ctx;
     return BF_OK;

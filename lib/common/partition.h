@@ -25,6 +25,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Receives m hashes of one region; pos (NULL unless positions were asked
  * for) holds each one's position in the batch, relative to base. */
@@ -34,10 +37,12 @@ typedef void (*bf_part_flush_fn)(void *ctx, const uint64_t *hashes, const uint32
 typedef struct bf_part {
     unsigned shift;       /* region of a hash: hash >> shift */
     size_t parts;         /* 1 << (64 - shift) */
-    size_t cap;           /* hashes per bucket before it is flushed */
-    uint64_t *hashes;     /* parts * cap, bucket-major */
+    size_t cap;           /* hashes per bucket before it is flushed (a multiple of 8) */
+    uint64_t *hashes;     /* parts * cap, bucket-major, 64-byte aligned */
     uint32_t *pos;        /* parts * cap, or NULL (counts, inserts) */
-    uint32_t *fill;       /* parts */
+    uint64_t *stage;      /* parts * 8: each bucket's last, unfinished line */
+    uint32_t *pstage;     /* parts * 8: its positions, or NULL */
+    uint32_t *fill;       /* parts: hashes in each bucket, staged ones included */
     size_t base;          /* positions are relative to it */
     bf_part_flush_fn flush;
     void *ctx;
@@ -65,10 +70,27 @@ BF_HIDDEN void bf__part_flush_all(bf_part *p);
 /* bf__part_flush_all, then frees the buckets. */
 BF_HIDDEN void bf__part_finish(bf_part *p);
 
-/* One bucket out through the callback, emptied. */
+/* Software write combining: a bucket's hashes gather in its staging line
+ * (in L1) and go to the bucket a full 64-byte line at a time, with
+ * non-temporal stores where the target has them (x86-64: SSE2), so the
+ * buckets, larger than the caches, are never read for ownership first.
+ * The same thread reads them back later, which needs no fence. */
+static inline void bf__part_store_line(void *dst, const void *src, size_t bytes) {
+#if defined(__SSE2__)
+    for (size_t i = 0; i < bytes / 16; i++)
+        _mm_stream_si128((__m128i *)dst + i, _mm_load_si128((const __m128i *)src + i));
+#else
+    memcpy(dst, src, bytes);
+#endif
+}
+
+/* One bucket out through the callback (its staged tail copied in first),
+ * emptied. */
 static inline void bf__part_flush_one(bf_part *p, size_t r) {
-    size_t at = r * p->cap;
-    p->flush(p->ctx, p->hashes + at, p->pos ? p->pos + at : NULL, p->fill[r], p->base);
+    size_t at = r * p->cap, m = p->fill[r], tail = m & 7;
+    memcpy(p->hashes + at + m - tail, p->stage + 8 * r, tail * sizeof(uint64_t));
+    if (p->pos) memcpy(p->pos + at + m - tail, p->pstage + 8 * r, tail * sizeof(uint32_t));
+    p->flush(p->ctx, p->hashes + at, p->pos ? p->pos + at : NULL, m, p->base);
     p->fill[r] = 0;
 }
 
@@ -79,6 +101,7 @@ static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, si
     const unsigned shift = p->shift;
     const size_t cap = p->cap;
     uint64_t *restrict hb = p->hashes;
+    uint64_t *restrict st = p->stage;
     uint32_t *restrict fill = p->fill;
     if (!p->pos) {
         for (size_t j = 0; j < m; j++) {
@@ -86,9 +109,12 @@ static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, si
             memcpy(&h, hashes + j, sizeof h);
             size_t r = (size_t)(h >> shift);
             uint32_t k = fill[r];
-            hb[r * cap + k] = h;
+            st[8 * r + (k & 7)] = h;
             fill[r] = ++k;
-            if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
+            if ((k & 7) == 0) {
+                bf__part_store_line(hb + r * cap + k - 8, st + 8 * r, 64);
+                if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
+            }
         }
         return;
     }
@@ -97,16 +123,21 @@ static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, si
         p->base = off;
     }
     uint32_t *restrict pb = p->pos;
+    uint32_t *restrict ps = p->pstage;
     const uint32_t rel = (uint32_t)(off - p->base);
     for (size_t j = 0; j < m; j++) {
         uint64_t h;
         memcpy(&h, hashes + j, sizeof h);
         size_t r = (size_t)(h >> shift);
         uint32_t k = fill[r];
-        hb[r * cap + k] = h;
-        pb[r * cap + k] = rel + (uint32_t)j;
+        st[8 * r + (k & 7)] = h;
+        ps[8 * r + (k & 7)] = rel + (uint32_t)j;
         fill[r] = ++k;
-        if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
+        if ((k & 7) == 0) {
+            bf__part_store_line(hb + r * cap + k - 8, st + 8 * r, 64);
+            bf__part_store_line(pb + r * cap + k - 8, ps + 8 * r, 32);
+            if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
+        }
     }
 }
 

@@ -78,7 +78,7 @@ int bf__sbbf_part_begin(bf_sbbf_part *s, const bf_sbbf *f, size_t n, uint8_t *ou
     s->out = out;
     const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
     bf_part_plan plan = bf__part_plan(f->num_bytes, n, t->region_bytes, t->reuse);
-    if (out && !(s->ans = bf__malloc(plan.cap))) return BF_ENOMEM;
+    if (out && !(s->ans = bf__malloc(plan.cap + 8))) return BF_ENOMEM; /* cap, rounded up to lines */
     if (bf__part_init(&s->part, plan, out != NULL, write ? flush_insert : flush_contains, s)) {
         bf__free(s->ans);
         s->ans = NULL;
