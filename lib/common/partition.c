@@ -6,7 +6,7 @@
 #define BF_PART_MAX_BITS 12
 
 bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_bytes,
-                           unsigned reuse) {
+                           unsigned reuse, uint64_t budget) {
     bf_part_plan plan = {.bits = 1};
     while (plan.bits < BF_PART_MAX_BITS && (filter_bytes >> plan.bits) > region_bytes) plan.bits++;
     uint64_t parts = (uint64_t)1 << plan.bits;
@@ -18,6 +18,8 @@ bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_byte
     uint64_t share = (uint64_t)n / parts;
     uint64_t need = share + share / 4 + 64;
     if (need < cap) cap = need;
+    /* ... and within the memory budget. */
+    if (budget / parts / 8 < cap) cap = budget / parts / 8;
     if (cap < 64) cap = 64;
     if (cap > ((uint64_t)UINT32_MAX & ~(uint64_t)7)) cap = (uint64_t)UINT32_MAX & ~(uint64_t)7;
     plan.cap = (size_t)cap;
@@ -36,11 +38,14 @@ int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn
     if (bf_mul_overflow(parts, cap, &slots) || bf_mul_overflow(slots, per, &bytes) ||
         bytes + fixed < bytes)
         return BF_ENOMEM;
-    if (bf__alloc_bits(&p->mem, bytes + fixed)) {
+    /* Heap memory, not bf__alloc_bits: within the budget, the allocator
+     * hands the same pages back call after call, where a fresh mapping
+     * would be faulted in and zeroed by the kernel every time. */
+    if (bytes + fixed + 64 < bytes || !(p->mem = bf__malloc(bytes + fixed + 64))) {
         memset(p, 0, sizeof *p);
         return BF_ENOMEM;
     }
-    uint8_t *at = p->mem.ptr;
+    uint8_t *at = (uint8_t *)(((uintptr_t)p->mem + 63) & ~(uintptr_t)63);
     p->stage = (uint64_t *)(void *)at;
     at += parts * 64;
     p->hashes = (uint64_t *)(void *)at;
@@ -51,7 +56,8 @@ int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn
         p->pos = (uint32_t *)(void *)at;
         at += slots * sizeof(uint32_t);
     }
-    p->fill = (uint32_t *)(void *)at; /* zeroed by bf__alloc_bits */
+    p->fill = (uint32_t *)(void *)at;
+    memset(p->fill, 0, parts * sizeof(uint32_t));
     p->shift = 64 - plan.bits;
     p->parts = parts;
     p->cap = cap;
@@ -67,6 +73,6 @@ void bf__part_flush_all(bf_part *p) {
 
 void bf__part_finish(bf_part *p) {
     bf__part_flush_all(p);
-    bf__free_bits(&p->mem);
+    bf__free(p->mem);
     memset(p, 0, sizeof *p);
 }

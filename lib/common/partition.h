@@ -46,20 +46,20 @@ typedef struct bf_part {
     size_t base;          /* positions are relative to it */
     bf_part_flush_fn flush;
     void *ctx;
-    bf_region mem;
+    void *mem;            /* everything above, one allocation */
 } bf_part;
 
 /* How a batch of n hashes over a filter of filter_bytes is partitioned:
  * 2^bits regions of about region_bytes each (at least 2 regions), and
  * buckets of reuse hashes per 64-byte line of a region (a flush then
  * touches most of its slice several times), but no larger than the batch
- * needs. */
+ * needs, and all buckets' hashes within budget bytes. */
 typedef struct bf_part_plan {
     unsigned bits;  /* log2 of the region count */
     size_t cap;     /* hashes per bucket */
 } bf_part_plan;
 BF_HIDDEN bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_bytes,
-                                     unsigned reuse);
+                                     unsigned reuse, uint64_t budget);
 
 /* Allocates the buckets (with positions if with_pos). BF_ENOMEM leaves p
  * empty and nothing allocated: callers then go the unpartitioned way. */

@@ -12,6 +12,7 @@
 bf_sbbf_part_tuning bf__sbbf_part_tuning = {
     .region_bytes = BF_SBBF_PART_REGION_BYTES,
     .reuse = BF_SBBF_PART_REUSE,
+    .budget = BF_SBBF_PART_BUDGET,
     .min_filter_bytes = BF_SBBF_PART_MIN_FILTER_BYTES,
     .min_keys_per_line = BF_SBBF_PART_MIN_KEYS_PER_LINE,
 };
@@ -77,7 +78,8 @@ int bf__sbbf_part_begin(bf_sbbf_part *s, const bf_sbbf *f, size_t n, uint8_t *ou
     s->f = f;
     s->out = out;
     const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
-    bf_part_plan plan = bf__part_plan(f->num_bytes, n, t->region_bytes, t->reuse);
+    bf_part_plan plan = bf__part_plan(f->num_bytes, n, t->region_bytes, t->reuse,
+                                      out ? t->budget / 3 * 2 : t->budget); /* positions: 4 more bytes a hash */
     if (out && !(s->ans = bf__malloc(plan.cap + 8))) return BF_ENOMEM; /* cap, rounded up to lines */
     if (bf__part_init(&s->part, plan, out != NULL, write ? flush_insert : flush_contains, s)) {
         bf__free(s->ans);
