@@ -13,6 +13,7 @@ bf_sbbf_part_tuning bf__sbbf_part_tuning = {
     .region_bytes = BF_SBBF_PART_REGION_BYTES,
     .reuse = BF_SBBF_PART_REUSE,
     .budget = BF_SBBF_PART_BUDGET,
+    .preload = 1,
     .min_filter_bytes = BF_SBBF_PART_MIN_FILTER_BYTES,
     .min_keys_per_line = BF_SBBF_PART_MIN_KEYS_PER_LINE,
 };
@@ -52,9 +53,31 @@ bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n) {
            (double)n >= t->min_keys_per_line * (double)(f->num_bytes / 64);
 }
 
+/* The slice of the region the hashes of a flush belong to, fetched line by
+ * line in address order before the kernel probes it in random order: a
+ * sequential sweep streams from DRAM, where the probes' own misses would
+ * come one random line at a time. Only when the flush has enough keys to
+ * touch most of the slice anyway. */
+static void preload(const bf_sbbf_part *s, uint64_t hash, size_t m, bool write) {
+    const unsigned below = s->part.shift - 32; /* region bits end here in the top half */
+    const uint64_t r = hash >> s->part.shift;
+    const uint64_t nb = s->f->num_blocks;
+    uint64_t first = ((r << below) * nb) >> 32;
+    uint64_t end = r + 1 == s->part.parts ? nb : ((((r + 1) << below) * nb) >> 32) + 1;
+    if (end > nb) end = nb;
+    if (!bf__sbbf_part_tuning.preload || m < (end - first) / 4) return;
+    const uint8_t *p = s->f->data + first * BF_SBBF_BLOCK_BYTES;
+    const uint8_t *stop = s->f->data + end * BF_SBBF_BLOCK_BYTES;
+    if (write)
+        for (; p < stop; p += 64) __builtin_prefetch(p, 1, 3);
+    else
+        for (; p < stop; p += 64) __builtin_prefetch(p, 0, 3);
+}
+
 static void flush_contains(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
                            size_t base) {
     bf_sbbf_part *s = ctx;
+    preload(s, hashes[0], m, false);
     if (!pos) {
         s->found += bf__sbbf_contains_hashes(s->f, hashes, m, NULL);
         return;
@@ -69,6 +92,7 @@ static void flush_insert(void *ctx, const uint64_t *hashes, const uint32_t *pos,
     (void)pos;
     (void)base;
     bf_sbbf_part *s = ctx;
+    preload(s, hashes[0], m, true);
     /* The filter is the caller's writable one (bf__sbbf_part_begin). */
     bf__sbbf_insert_hashes((bf_sbbf *)(uintptr_t)s->f, hashes, m);
 }

@@ -18,6 +18,7 @@ typedef struct bf_sbbf_part_tuning {
     uint64_t region_bytes;
     unsigned reuse;
     uint64_t budget;
+    int preload;
     uint64_t min_filter_bytes;
     double min_keys_per_line;
 } bf_sbbf_part_tuning;
