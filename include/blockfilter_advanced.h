@@ -60,7 +60,8 @@ BF_API const char *bf_sbbf_kernel(const bf_sbbf *f);
  * batch by filter region and probe one cache-sized slice of the filter at
  * a time. Bits and answers are exactly those of the plain path, answers in
  * the caller's order. BF_PARTITION_AUTO (every filter's start): partition
- * when the filter and the batch are large enough to gain, unless the
+ * counts and inserts when the filter and the batch are large enough to
+ * gain (lookups writing out[] only when forced), unless the
  * environment variable BLOCKFILTER_PARTITION=on|off (read once per process)
  * says otherwise; ON and OFF force it for this filter. Partitioning needs
  * scratch memory (about half the filter's size at most); when it cannot be

@@ -133,7 +133,8 @@ static int sbbf_part_chunk(void *vctx, const uint64_t *hashes, size_t m, size_t 
 static bool sbbf_keys_part(const bf_sbbf *f, const bf_keys *keys, size_t n, uint8_t *out,
                            bool write, size_t *found) {
     bf_sbbf_part s;
-    if (!bf__sbbf_partition_pays(f, n) || bf__sbbf_part_begin(&s, f, n, out, write)) return false;
+    if (!bf__sbbf_partition_pays(f, n, out != NULL) || bf__sbbf_part_begin(&s, f, n, out, write))
+        return false;
     bf__keys_pipeline(keys, n, bf_sbbf_seed(f), bf__sbbf_hash_kernel(f), NULL, write,
                       sbbf_part_chunk, &s);
     *found = bf__sbbf_part_end(&s);

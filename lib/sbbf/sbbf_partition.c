@@ -41,15 +41,17 @@ static int env_mode(void) {
     return m;
 }
 
-bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n) {
+bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n, bool with_out) {
     int mode = f->partition_mode;
     if (mode == BF_PARTITION_AUTO) mode = env_mode();
     if (mode == BF_PARTITION_ON) return n > 0;
     if (mode == BF_PARTITION_OFF) return false;
     const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
     /* A filter that fits the caches gains nothing; a batch with fewer keys
-     * than the filter has lines reuses none once partitioned. */
-    return f->num_bytes >= t->min_filter_bytes &&
+     * than the filter has lines reuses none once partitioned; answers
+     * scattered back to out[] cost more than partitioning saves (measured:
+     * docs/kernels.md), so only counts and inserts partition by themselves. */
+    return !with_out && f->num_bytes >= t->min_filter_bytes &&
            (double)n >= t->min_keys_per_line * (double)(f->num_bytes / 64);
 }
 
@@ -129,7 +131,8 @@ static void add_hashes(bf_sbbf_part *s, const uint64_t *hashes, size_t n) {
 bool bf__sbbf_contains_hashes_part(const bf_sbbf *f, const uint64_t *hashes, size_t n,
                                    uint8_t *out, size_t *found) {
     bf_sbbf_part s;
-    if (!bf__sbbf_partition_pays(f, n) || bf__sbbf_part_begin(&s, f, n, out, false)) return false;
+    if (!bf__sbbf_partition_pays(f, n, out != NULL) || bf__sbbf_part_begin(&s, f, n, out, false))
+        return false;
     add_hashes(&s, hashes, n);
     *found = bf__sbbf_part_end(&s);
     return true;
@@ -137,7 +140,8 @@ bool bf__sbbf_contains_hashes_part(const bf_sbbf *f, const uint64_t *hashes, siz
 
 bool bf__sbbf_insert_hashes_part(bf_sbbf *f, const uint64_t *hashes, size_t n) {
     bf_sbbf_part s;
-    if (!bf__sbbf_partition_pays(f, n) || bf__sbbf_part_begin(&s, f, n, NULL, true)) return false;
+    if (!bf__sbbf_partition_pays(f, n, false) || bf__sbbf_part_begin(&s, f, n, NULL, true))
+        return false;
     add_hashes(&s, hashes, n);
     bf__sbbf_part_end(&s);
     return true;

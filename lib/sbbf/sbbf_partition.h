@@ -34,8 +34,9 @@ typedef struct bf_sbbf_part {
 } bf_sbbf_part;
 
 /* Whether a batch of n keys on f goes partitioned: f's mode, else
- * BLOCKFILTER_PARTITION, else the size rule. */
-BF_HIDDEN bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n);
+ * BLOCKFILTER_PARTITION, else the size rule (never for lookups that write
+ * answers to out[], with_out). */
+BF_HIDDEN bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n, bool with_out);
 
 /* Starts a partitioned batch of n keys: contains (write false; out may be
  * NULL) or insert (write true, f writable). BF_ENOMEM when the scratch

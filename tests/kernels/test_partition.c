@@ -9,8 +9,9 @@
  * past the prefetch threshold, owned and read-only views. Also: a batch of
  * one repeated key (its bucket fills again and again), scratch allocation
  * failing (the call still answers, on the plain path), the mode calls,
- * BLOCKFILTER_PARTITION, and the automatic rule, observed through the
- * allocation counter (a partitioned call allocates its scratch).
+ * BLOCKFILTER_PARTITION, and the automatic rule (large filters, large
+ * batches, not lookups writing out[]), observed through the allocation
+ * counter (a partitioned call allocates its scratch).
  *
  * Plain C (no criterion), so it also runs under qemu-user and in every
  * kernel setup. Exit status 0 on success, 1 on failure.
@@ -185,9 +186,9 @@ done:
 
 /* Allocations a lookup of n keys makes (a partitioned one allocates its
  * scratch memory). */
-static unsigned long allocations(const bf_sbbf *f, const int64_t *q, size_t n) {
+static unsigned long allocations(const bf_sbbf *f, const int64_t *q, size_t n, uint8_t *out) {
     bf__alloc_fail_after(LONG_MAX);
-    bf_sbbf_contains_int64s(f, q, n, NULL);
+    bf_sbbf_contains_int64s(f, q, n, out);
     unsigned long c = bf__alloc_count();
     bf__alloc_fail_after(-1);
     return c;
@@ -214,13 +215,13 @@ static void check_modes(void) {
     const char *env = getenv("BLOCKFILTER_PARTITION");
     int env_on = env && !strcmp(env, "on");
     /* A 64 KiB filter: never partitioned automatically. */
-    CHECK((allocations(f, q, N) > 0) == env_on, "auto on a small filter (env %s)",
+    CHECK((allocations(f, q, N, NULL) > 0) == env_on, "auto on a small filter (env %s)",
           env ? env : "unset");
     bf_sbbf_set_partitioning(f, BF_PARTITION_ON);
     CHECK(bf_sbbf_partitioning(f) == BF_PARTITION_ON, "mode on");
-    CHECK(allocations(f, q, N) > 0, "forced on partitions");
+    CHECK(allocations(f, q, N, NULL) > 0, "forced on partitions");
     bf_sbbf_set_partitioning(f, BF_PARTITION_OFF);
-    CHECK(allocations(f, q, N) == 0, "forced off does not");
+    CHECK(allocations(f, q, N, NULL) == 0, "forced off does not");
 
     /* Scratch memory failing: the partitioned call still answers. */
     bf_sbbf_set_partitioning(f, BF_PARTITION_OFF);
@@ -250,8 +251,12 @@ static void check_modes(void) {
     if (mq && bf_sbbf_new_bytes(&f, big) == BF_OK) {
         for (size_t i = 0; i < many; i++) mq[i] = (int64_t)tu_next(&rng);
         int env_off = env && !strcmp(env, "off");
-        CHECK((allocations(f, mq, many) > 0) == !env_off, "auto: large batch, large filter");
-        CHECK((allocations(f, mq, many / 4) > 0) == env_on, "auto: small batch, large filter");
+        CHECK((allocations(f, mq, many, NULL) > 0) == !env_off, "auto: large batch, large filter");
+        CHECK((allocations(f, mq, many / 4, NULL) > 0) == env_on, "auto: small batch, large filter");
+        uint8_t *mo = malloc(many);
+        if (mo)
+            CHECK((allocations(f, mq, many, mo) > 0) == env_on, "auto: answers to out[] stay plain");
+        free(mo);
     }
     bf_sbbf_free(f);
     free(mq);
