@@ -12,7 +12,7 @@
 #define BF_SBBF_PART_REGION_BYTES ((uint64_t)256 << 10) /* a region's slice: a quarter of L2 */
 #define BF_SBBF_PART_REUSE 8                            /* bucket hashes per line of a slice */
 #define BF_SBBF_PART_BUDGET ((uint64_t)1 << 40)          /* bucket bytes at most */
-#define BF_SBBF_PART_MIN_FILTER_BYTES ((uint64_t)32 << 20)
+#define BF_SBBF_PART_MIN_FILTER_BYTES ((uint64_t)16 << 20)
 #define BF_SBBF_PART_MIN_KEYS_PER_LINE 1.0
 typedef struct bf_sbbf_part_tuning {
     uint64_t region_bytes;
