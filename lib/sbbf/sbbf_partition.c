@@ -4,7 +4,6 @@
  * bits grow, so region r (the hashes whose top bits are r) is one
  * contiguous run of blocks: the bits and the Parquet layout are those of
  * the plain path; only the order of the probes changes. */
-#define _GNU_SOURCE
 #include "sbbf/sbbf_partition.h"
 
 #include <stdlib.h>
