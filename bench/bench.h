@@ -6,6 +6,8 @@
 #include <blockfilter.h>
 #include <blockfilter_advanced.h>
 
+#include <benchmark/benchmark.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -40,6 +42,9 @@ struct Options {
     uint64_t fpr_keys = 1000000;               // negative keys for the measured FPR
     uint64_t queries = 1u << 16;               // queries per timed pass
     double min_time = 0.05;                    // seconds per benchmark
+    double loadavg_interval = 30;              // seconds between load-average samples
+    std::vector<uint64_t> shape_ns;            // n of the cuckoo-shapes series
+    bool shape_ns_set = false;                 // --bf_shape_n given
     bool matrix = true, kernel_bench = true, scaling = true;
 };
 Options &options();
@@ -131,6 +136,37 @@ private:
     void *base_ = nullptr;
     size_t base_len_ = 0;
 };
+
+// ---------------------------------------------------------------------------
+// The machine's load during the run (loadavg.cc): /proc/loadavg before,
+// every interval during (a background thread) and after, with the
+// harness's own share (own_1m) and load1_adj = load1 - max(0, own_1m - 1).
+struct LoadSample {
+    double t_s = 0, load1 = 0, load5 = 0, load15 = 0, own_1m = 0, load1_adj = 0;
+};
+std::string loadavg_raw();                    // the /proc/loadavg line
+void load_monitor_start(double interval_s);   // takes "before", starts sampling
+LoadSample load_now();                        // a sample now (per-benchmark counters)
+void load_monitor_finish();                   // takes "after", stops sampling
+std::string load_record_json();               // the "bf_loadavg" object
+std::string load_record_line();               // one line for the console
+
+// ---------------------------------------------------------------------------
+// One filter lives at a time (large runs hold one 1 GiB filter, not many):
+// a benchmark that builds one first releases the live one, whoever owns it.
+void live_release();
+bool live_is(const void *owner);
+void live_set(const void *owner, std::function<void()> release);
+
+// Shared by every benchmark (bench_main.cc): "%g" of v, and the counters
+// every result carries (ns_per_op, ops_per_s, the load average; label).
+std::string fmt_num(double v);
+void set_counters(benchmark::State &st, double seconds, double ops, const std::string &kernel);
+
+// The cuckoo-shapes series (shapes.cc): registers its benchmarks, returns
+// how many; the largest table it will build, for the memory-limit sizes.
+size_t register_cuckoo_shapes();
+uint64_t cuckoo_shapes_max_bytes();
 
 inline double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -11,6 +11,8 @@
 //   --bf_kernel_sizes=16384,...  --bf_1gib  --bf_hash=excluded|included|both
 //   --bf_seed=N  --bf_fpr_keys=N  --bf_queries=N  --bf_min_time=S
 //   --bf_only=matrix,kernels,scaling
+//   --bf_shape_n=1e6,1e8 (the cuckoo-shapes series' n; default: --bf_n if
+//   given, else 1e6, and 1e8 too in --bf_full)  --bf_loadavg_interval=S
 #include "adapters.h"
 #include "adapters_keys.h"
 #include "bench.h"
@@ -91,6 +93,7 @@ void set_mode_defaults(Options &o) {
         o.fpr_keys = 100000;
         o.queries = 1u << 14;
         o.min_time = 0.005;
+        o.shape_ns = {10000};
     } else if (o.mode == "full") {
         o.ns = {10000, 100000, 1000000, 10000000, 100000000};
         o.fpps = {0.1, 0.01, 0.001, 0.0001};
@@ -99,6 +102,7 @@ void set_mode_defaults(Options &o) {
         o.fpr_keys = 4000000;
         o.queries = 1u << 18;
         o.min_time = 0.2;
+        o.shape_ns = {1000000, 100000000};
     } else {
         o.ns = {10000, 100000, 1000000, 10000000};
         o.fpps = {0.1, 0.01, 0.001};
@@ -108,8 +112,9 @@ void set_mode_defaults(Options &o) {
         o.fpr_keys = 1000000;
         o.queries = 1u << 16;
         o.min_time = 0.05;
+        o.shape_ns = {1000000};
     }
-    o.families = {"sbbf", "bloom", "counting", "cuckoo", "scalable"};
+    o.families = {"sbbf", "bloom", "counting", "cuckoo", "scalable", "cuckoo-shapes"};
     o.key_families = {"sbbf-header", "sbbf-typed", "sbbf-binary"};
 }
 
@@ -143,7 +148,17 @@ void parse_options(int *argc, char **argv) {
     for (auto &f : flags) {
         const std::string &k = f.first, &v = f.second;
         if (k == "quick" || k == "full") continue;
-        else if (k == "n") { o.ns.clear(); for (auto &s : split(v)) o.ns.push_back(parse_u64(s)); }
+        else if (k == "n") {
+            o.ns.clear();
+            for (auto &s : split(v)) o.ns.push_back(parse_u64(s));
+            if (!o.shape_ns_set) o.shape_ns = o.ns;
+        }
+        else if (k == "shape_n") {
+            o.shape_ns.clear();
+            for (auto &s : split(v)) o.shape_ns.push_back(parse_u64(s));
+            o.shape_ns_set = true;
+        }
+        else if (k == "loadavg_interval") o.loadavg_interval = parse_double(v);
         else if (k == "fpp") { o.fpps.clear(); for (auto &s : split(v)) o.fpps.push_back(parse_double(s)); }
         else if (k == "families") {
             o.families.clear();
@@ -181,6 +196,9 @@ void parse_options(int *argc, char **argv) {
         if (!(p > 0 && p < 1)) die("fpp %g not in (0,1)", p);
     for (uint64_t n : o.ns)
         if (n == 0) die("n must be > 0");
+    for (uint64_t n : o.shape_ns)
+        if (n == 0) die("shape n must be > 0");
+    if (!(o.loadavg_interval > 0)) die("--bf_loadavg_interval must be > 0 seconds");
     for (int t : o.threads)
         if (t < 1 || t > num_cores()) die("thread count %d not in 1..%d (one thread per core)", t, num_cores());
     for (uint64_t s : o.kernel_sizes)
@@ -198,6 +216,8 @@ void parse_options(int *argc, char **argv) {
         if (!bf_sbbf_kernel_supported(k.c_str())) die("kernel '%s' is not compiled in or not supported here", k.c_str());
 }
 
+}  // namespace
+
 std::string fmt_num(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%g", v);
@@ -212,7 +232,13 @@ void set_counters(benchmark::State &st, double seconds, double ops, const std::s
     st.counters["ops_per_s"] = ops / seconds;
     st.SetItemsProcessed((int64_t)ops);
     st.SetLabel(kernel);
+    // The load average as this benchmark ended (loadavg.cc).
+    LoadSample l = load_now();
+    st.counters["loadavg_1m"] = l.load1;
+    st.counters["loadavg_1m_adj"] = l.load1_adj;
 }
+
+namespace {
 
 // ---------------------------------------------------------------------------
 // The memory limit: prefetched independent random 64-byte reads.
@@ -271,20 +297,9 @@ struct KernelPoint {
     uint64_t n = 0;
 };
 
-void release_live_point();
-KernelPoint *g_kernel_live = nullptr;
-void kernel_release() {
-    if (g_kernel_live && g_kernel_live->f) {
-        bf_sbbf_free(g_kernel_live->f);
-        g_kernel_live->f = nullptr;
-    }
-    g_kernel_live = nullptr;
-}
-
 void kernel_build(KernelPoint *p) {
-    if (g_kernel_live == p) return;
-    kernel_release();
-    release_live_point();
+    if (live_is(p)) return;
+    live_release();
     int rc = bf_sbbf_new_bytes_kernel(&p->f, (size_t)p->bytes, p->kernel.c_str());
     if (rc) die("bf_sbbf_new_bytes_kernel(%" PRIu64 ", %s): %s", p->bytes, p->kernel.c_str(), bf_strerror(rc));
     p->n = p->bytes * 8 / 10;
@@ -297,7 +312,10 @@ void kernel_build(KernelPoint *p) {
         if (bf_sbbf_contains_hashes(p->f, chunk.data(), m, nullptr) != m)
             die("FALSE NEGATIVE: sbbf/%s, %" PRIu64 " bytes", p->kernel.c_str(), p->bytes);
     }
-    g_kernel_live = p;
+    live_set(p, [p]() {
+        bf_sbbf_free(p->f);
+        p->f = nullptr;
+    });
 }
 
 void register_kernel_bench(const std::string &kernel, uint64_t bytes) {
@@ -383,14 +401,6 @@ void register_kernel_bench(const std::string &kernel, uint64_t bytes) {
 // ---------------------------------------------------------------------------
 // The family matrix. A Point is one filter (family/kernel, n, fpp), built
 // once and shared by the benchmarks registered for it (one at a time lives).
-std::function<void()> g_point_release;
-const void *g_point_live = nullptr;
-
-void release_live_point() {
-    if (g_point_release) g_point_release();
-    g_point_release = nullptr;
-    g_point_live = nullptr;
-}
 
 template <class A>
 struct Point {
@@ -431,9 +441,8 @@ struct Point {
     }
 
     void build() {
-        if (g_point_live == this) return;
-        release_live_point();
-        kernel_release();
+        if (live_is(this)) return;
+        live_release();
         int rc = A::make(&f, spec, n, fpp);
         if (rc) die("cannot create %s: %s", where().c_str(), bf_strerror(rc));
         fill();
@@ -445,11 +454,10 @@ struct Point {
         const KeySet &neg = fpr_negatives();
         size_t fp = A::contains_batch(f, neg.hashes.data(), neg.hashes.size(), nullptr);
         fpr_measured = (double)fp / (double)neg.hashes.size();
-        g_point_live = this;
-        g_point_release = [this]() {
+        live_set(this, [this]() {
             A::destroy(f);
             f = nullptr;
-        };
+        });
     }
 
     void counters(benchmark::State &st, double seconds, double ops, int pct, bool batch, bool hashed, int threads) {
@@ -713,6 +721,8 @@ void for_each_series(Fn &&fn) {
             for (auto &k : o.kernels) fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf/" + k, k});
         } else if (fam == "sbbf-api") {
             for (auto &k : o.kernels) fn(SbbfAdapter{}, SbbfAdapter::Spec{k});
+        } else if (fam == "cuckoo-shapes") {
+            // Its own series (shapes.cc), at its own n.
         } else if (fam == "sbbf-generic") {
             fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf-generic/auto", ""});
         } else if (fam == "scalable") {
@@ -799,6 +809,31 @@ private:
     double t0_;
 };
 
+// Google Benchmark's JSON file, with the load-average record of the run
+// (loadavg.cc) as a last top-level object, "bf_loadavg": the context is
+// written before the first benchmark, the record is complete after the last.
+class LoadJsonReporter : public benchmark::JSONReporter {
+public:
+    void Finalize() override {
+        load_monitor_finish();
+        GetOutputStream() << "\n  ],\n  \"bf_loadavg\": " << load_record_json() << "\n}\n";
+    }
+};
+
+// Whether the run writes a JSON file (--benchmark_out=FILE, JSON format; as
+// a flag or through Google Benchmark's environment variables).
+bool writes_json_file(int argc, char **argv) {
+    const char *out = std::getenv("BENCHMARK_OUT");
+    const char *fmt = std::getenv("BENCHMARK_OUT_FORMAT");
+    std::string o = out ? out : "", f = fmt ? fmt : "json";
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a.compare(0, 16, "--benchmark_out=") == 0) o = a.substr(16);
+        else if (a.compare(0, 23, "--benchmark_out_format=") == 0) f = a.substr(23);
+    }
+    return !o.empty() && f == "json";
+}
+
 } // namespace
 } // namespace bfb
 
@@ -806,9 +841,13 @@ int main(int argc, char **argv) {
     using namespace bfb;
     machine_init();
     parse_options(&argc, argv);
+    const bool json_file = writes_json_file(argc, argv);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     const Options &o = options();
+    // The load average from here on: before, during, after (loadavg.cc).
+    const std::string load_before = loadavg_raw();
+    load_monitor_start(o.loadavg_interval);
 
     // Start the pinned workers before describing the machine, so the
     // context records every thread's core.
@@ -841,6 +880,9 @@ int main(int argc, char **argv) {
         benchmark::AddCustomContext("bf_fpr_negative_keys", std::to_string(o.fpr_keys));
         benchmark::AddCustomContext("bf_queries_per_pass", std::to_string(o.queries));
         benchmark::AddCustomContext("bf_min_time_s", fmt_num(o.min_time));
+        benchmark::AddCustomContext("bf_shape_n", join(o.shape_ns));
+        benchmark::AddCustomContext("bf_loadavg_before", load_before);
+        benchmark::AddCustomContext("bf_loadavg_interval_s", fmt_num(o.loadavg_interval));
         benchmark::AddCustomContext("bf_key_scheme",
             "positive i = splitmix64(seed + 2i) << 1 (even), FPR negatives = splitmix64(~seed + 2i) << 1 | 1 (odd); "
             "hash = XXH64 seed 0 of the 8 LE bytes (bf_hash_int64)");
@@ -863,6 +905,7 @@ int main(int argc, char **argv) {
     for (double f : o.fpps) min_fpp = std::min(min_fpp, f);
     if (o.scaling) min_fpp = std::min(min_fpp, 0.01);
     max_bytes = std::max<uint64_t>(max_bytes, (uint64_t)((double)max_n * 4 * 1.45 * std::log2(1 / min_fpp) / 8));
+    max_bytes = std::max<uint64_t>(max_bytes, cuckoo_shapes_max_bytes());
     std::vector<uint64_t> sizes;
     for (uint64_t s = 16u << 10; s < max_bytes * 4; s *= 4) sizes.push_back(s);
     for (uint64_t s : o.kernel_sizes) sizes.push_back(s);
@@ -899,6 +942,9 @@ int main(int argc, char **argv) {
                     });
             }
 
+    // 3b. The cuckoo filter's shapes, each against an SBBF of its size.
+    count += register_cuckoo_shapes();
+
     // 4. Threads: lookups on a shared filter, concurrent inserts.
     if (o.scaling)
         for (uint64_t n : o.thread_ns)
@@ -908,9 +954,14 @@ int main(int argc, char **argv) {
             });
 
     ProgressReporter reporter(count);
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    release_live_point();
-    kernel_release();
+    LoadJsonReporter json_reporter;
+    if (json_file)
+        benchmark::RunSpecifiedBenchmarks(&reporter, &json_reporter);
+    else
+        benchmark::RunSpecifiedBenchmarks(&reporter);
+    load_monitor_finish();
+    std::printf("blockfilter_bench: %s\n", load_record_line().c_str());
+    live_release();
     benchmark::Shutdown();
     return 0;
 }

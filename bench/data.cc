@@ -231,4 +231,24 @@ BigBuffer::~BigBuffer() {
     if (base_) munmap(base_, base_len_);
 }
 
+// ---------------------------------------------------------------------------
+// The one live filter of the run (bench.h).
+namespace {
+const void *g_live_owner = nullptr;
+std::function<void()> g_live_release;
+} // namespace
+
+void live_release() {
+    if (g_live_release) g_live_release();
+    g_live_release = nullptr;
+    g_live_owner = nullptr;
+}
+
+bool live_is(const void *owner) { return owner && g_live_owner == owner; }
+
+void live_set(const void *owner, std::function<void()> release) {
+    g_live_owner = owner;
+    g_live_release = std::move(release);
+}
+
 } // namespace bfb

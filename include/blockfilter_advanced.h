@@ -125,10 +125,58 @@ BF_API uint64_t bf_counting_num_counters(const bf_counting *f);
 BF_API unsigned bf_counting_num_hashes(const bf_counting *f);
 
 typedef struct bf_cuckoo bf_cuckoo;
+/*
+ * Cuckoo filter shapes: buckets of b slots (1..255) holding f-bit
+ * fingerprints (4..32); slot s of bucket i is the f bits at bit offset
+ * (i*b + s)*f of a little-endian bit array (docs/format.md). A bucket of
+ * b*f <= 57 bits, or <= 64 bits starting on a byte, is tested with one
+ * 64-bit load (b = 1 for every f; b = 2 up to f = 28 and 32; b = 4 up to
+ * f = 14 and 16; b = 8 up to f = 8); larger ones with one load per k slots.
+ * Semi-sorted buckets (Fan et al. 2014, section 5.2; b = 4, f = 5..17)
+ * store each bucket's four low nibbles, sorted, as a 12-bit code: f - 1
+ * bits per slot for the FPR of f (docs/families.md, "Cuckoo shapes").
+ */
+#define BF_CUCKOO_SEMISORTED 1u /* flag: semi-sorted buckets (b = 4, f = 5..17) */
+#define BF_CUCKOO_MAX_BUCKET_SIZE 255u
+#define BF_CUCKOO_MIN_FP_BITS 4u
+#define BF_CUCKOO_MAX_FP_BITS 32u
+/** n keys at false-positive rate fpp: the cheapest (b, f) in bits/key
+ *  whose model FPR at its expected load meets fpp, over b in {1, 2, 4, 8}
+ *  and f in 4..32 (docs/families.md). Same as
+ *  bf_cuckoo_new_shape(out, n, fpp, 0, 0). */
 BF_API int bf_cuckoo_new(bf_cuckoo **out, uint64_t n, double fpp);
-/** num_buckets buckets of 4 slots with fp_bits (8, 12 or 16) fingerprints. */
+/** n keys at false-positive rate fpp; bucket_size 1..255 and fp_bits 4..32, or 0 for "choose the cheapest
+ *  (b, f) in bits/key that meets fpp at its expected load". */
+BF_API int bf_cuckoo_new_shape(bf_cuckoo **out, uint64_t n, double fpp, unsigned bucket_size,
+                               unsigned fp_bits);
+/** num_buckets buckets of bucket_size (1..255) slots of fp_bits (4..32) bits; flags 0 or BF_CUCKOO_SEMISORTED. */
+BF_API int bf_cuckoo_new_table(bf_cuckoo **out, uint64_t num_buckets, unsigned bucket_size,
+                               unsigned fp_bits, unsigned flags);
+/** num_buckets buckets of 4 slots with fp_bits (4..32) fingerprints. */
 BF_API int bf_cuckoo_new_buckets(bf_cuckoo **out, uint64_t num_buckets,
                                  unsigned fp_bits);
+/** What bf_cuckoo_new_shape / new_table would build for n keys at fpp:
+ *  bucket_size and fp_bits as there (0 = cheapest), flags 0 or
+ *  BF_CUCKOO_SEMISORTED (which fixes b = 4; f free or 5..17). */
+typedef struct bf_cuckoo_sizing {
+    uint64_t num_buckets;
+    unsigned bucket_size, fp_bits, flags;
+    uint64_t num_bytes;  /* table bytes (bf_cuckoo_table_bytes) */
+    double bits_per_key; /* 8 * num_bytes / n */
+    double load;         /* n / (num_buckets * bucket_size) */
+    double model_fpp;    /* bf_cuckoo_model_fpp at that load */
+} bf_cuckoo_sizing;
+BF_API int bf_cuckoo_size_for(uint64_t n, double fpp, unsigned bucket_size, unsigned fp_bits,
+                              unsigned flags, bf_cuckoo_sizing *out);
+/** Model FPR of a table at load factor `load` (0..1): 1 - (1 - 1/(2^f - 1))^(2 b load) for this library's fingerprint rule. */
+/*  NaN for a shape or load outside the limits. */
+BF_API double bf_cuckoo_model_fpp(unsigned bucket_size, unsigned fp_bits, double load);
+/** Expected load factor at which inserts first fail, for bucket size b with the default kick limit (from your measurements/literature; document the source). */
+/*  Source: this library's own fill-to-failure runs (tables of 2^20 slots,
+ *  16-bit fingerprints, medians of 3; docs/families.md, beside Fan et
+ *  al.'s figures), linear between the sizes measured. Fingerprints much
+ *  shorter than log2(table size) / b fill less far. NaN outside 1..255. */
+BF_API double bf_cuckoo_model_load(unsigned bucket_size);
 BF_API void bf_cuckoo_free(bf_cuckoo *f);
 /** BF_OK, or BF_EFULL: the key was not stored; every earlier key still is.
  *  BF_EREADONLY on a view. */
@@ -140,8 +188,12 @@ BF_API int bf_cuckoo_remove_hash(bf_cuckoo *f, uint64_t hash);
 BF_API uint64_t bf_cuckoo_count(const bf_cuckoo *f);
 BF_API uint64_t bf_cuckoo_num_buckets(const bf_cuckoo *f);
 BF_API unsigned bf_cuckoo_fingerprint_bits(const bf_cuckoo *f);
+BF_API unsigned bf_cuckoo_bucket_size(const bf_cuckoo *f);
+/** 0 or BF_CUCKOO_SEMISORTED. */
+BF_API unsigned bf_cuckoo_flags(const bf_cuckoo *f);
 /** Stored fingerprints equal to the key's, in its two buckets and the
- *  victim slot (how many times it may have been inserted). */
+ *  victim slot (how many times it may have been inserted; at most 2b, the
+ *  2b+1-th insert of a key returns BF_EFULL). */
 BF_API unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash);
 /** out[i] = 1 if hashes[i] may be present, else 0 (out may be NULL);
  *  returns the number of 1s. Prefetches the buckets of a group of keys
@@ -162,7 +214,8 @@ typedef struct bf_cuckoo_state {
     uint32_t victim_fp;    /* 0: no victim */
     uint64_t rng;          /* kick-out generator state, non-zero */
 } bf_cuckoo_state;
-/** The table: bf_cuckoo_table_bytes() bytes, num_buckets * fp_bits / 2. */
+/** The table: bf_cuckoo_table_bytes() bytes, ceil(num_buckets * b * s / 8)
+ *  with s = fp_bits (fp_bits - 1 semi-sorted); bits past the last slot 0. */
 BF_API const void *bf_cuckoo_table(const bf_cuckoo *f);
 BF_API uint64_t bf_cuckoo_table_bytes(const bf_cuckoo *f);
 BF_API void bf_cuckoo_get_state(const bf_cuckoo *f, bf_cuckoo_state *out);
@@ -334,8 +387,7 @@ BF_API int bf_scalable_write_layer(bf_scalable *f, size_t i, uint64_t offset,
 
 /*
  * Every family supports every call below except remove (sbbf, bloom and
- * scalable: BF_EUNSUPPORTED) and merge (cuckoo and scalable:
- * BF_EUNSUPPORTED). On a read-only filter (bf_filter_view,
+ * scalable: BF_EUNSUPPORTED) and merge (scalable: BF_EUNSUPPORTED). On a read-only filter (bf_filter_view,
  * bf_filter_map_file) every mutating call returns BF_EREADONLY, whether or
  * not the family supports it.
  *
@@ -373,6 +425,7 @@ typedef struct bf_sizing {
     unsigned k;           /* hashes (bloom, counting); 8 for sbbf; 0 cuckoo */
     unsigned fp_bits;     /* cuckoo fingerprint bits; 0 otherwise */
     double model_fpp;     /* model FPR at n keys */
+    unsigned bucket_size; /* cuckoo slots per bucket; 0 otherwise */
 } bf_sizing;
 BF_API int bf_size_for(bf_family family, uint64_t n, double fpp, bf_sizing *out);
 /** Model FPR of a family's filter of num_bytes holding n keys, with the
@@ -399,6 +452,7 @@ typedef struct bf_filter_stats {
     unsigned k;              /* hashes per key; cuckoo: 0 */
     unsigned fp_bits;        /* cuckoo fingerprint bits; else 0 */
     const char *kernel;      /* sbbf kernel name; else "scalar" */
+    unsigned bucket_size;    /* cuckoo slots per bucket; else 0 */
 } bf_filter_stats;
 
 BF_API int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp);
@@ -462,9 +516,10 @@ BF_API int bf_filter_set_seed(bf_filter *f, uint64_t seed);
 BF_API uint64_t bf_filter_seed(const bf_filter *f);
 BF_API size_t bf_filter_num_bytes(const bf_filter *f);
 BF_API int bf_filter_get_stats(const bf_filter *f, bf_filter_stats *out);
-/** dst |= src (sbbf, bloom; counting adds counters, saturating). Cuckoo
- *  and scalable: BF_EUNSUPPORTED. Same family, size and seed required
- *  (BF_EMISMATCH). */
+/** dst |= src (sbbf, bloom; counting adds counters, saturating; cuckoo
+ *  adds src's fingerprints to dst, a multiset union, BF_EFULL with dst
+ *  unchanged if they do not fit). Scalable: BF_EUNSUPPORTED. Same family,
+ *  size (cuckoo: shape) and seed required (BF_EMISMATCH). */
 BF_API int bf_filter_merge(bf_filter *dst, const bf_filter *src);
 BF_API int bf_filter_clear(bf_filter *f);
 
@@ -490,6 +545,9 @@ BF_API int bf_filter_from_sbbf(bf_filter **out, bf_sbbf *sbbf);
  *  keeps it. Read-only chains cannot be wrapped (BF_EREADONLY). The insert
  *  count starts at 0; saving raises it to the chain's count. */
 BF_API int bf_filter_from_scalable(bf_filter **out, bf_scalable *chain);
+/** Wraps a cuckoo filter (e.g. one of a shape chosen with
+ *  bf_cuckoo_new_table), as bf_filter_from_sbbf does. */
+BF_API int bf_filter_from_cuckoo(bf_filter **out, bf_cuckoo *cuckoo);
 
 /* ------------------------------------------------------------------------ */
 /* Native format and files                                                   */
@@ -500,7 +558,10 @@ BF_API int bf_filter_from_scalable(bf_filter **out, bf_scalable *chain);
  * family's payload; byte order independent. Specified in docs/format.md,
  * with what loading checks.
  */
-#define BF_FORMAT_VERSION 1u
+/* The newest version this library reads and writes. A filter is saved in
+ * the lowest version that can express it (version 2 only for cuckoo
+ * shapes version 1 lacks), so older readers keep reading the rest. */
+#define BF_FORMAT_VERSION 2u
 #define BF_HEADER_BYTES 64u
 BF_API size_t bf_filter_save_size(const bf_filter *f);
 BF_API int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written);

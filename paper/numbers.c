@@ -105,9 +105,10 @@ static void target(uint64_t n, double eps, int first) {
     for (int i = 0; i < 4; i++) {
         int rc = bf_size_for(fams[i], n, eps, &sz[i]);
         check(rc == BF_OK, "bf_size_for");
-        printf(",\"%s\":{\"bytes\":%llu,\"bits_per_key\":%.6f,\"k\":%u,\"fp_bits\":%u,\"model_fpp\":%.8g}",
+        printf(",\"%s\":{\"bytes\":%llu,\"bits_per_key\":%.6f,\"k\":%u,\"fp_bits\":%u,\"bucket_size\":%u,"
+               "\"model_fpp\":%.8g}",
                bf_family_name(fams[i]), (unsigned long long)sz[i].num_bytes, sz[i].bits_per_key, sz[i].k,
-               sz[i].fp_bits, sz[i].model_fpp);
+               sz[i].fp_bits, sz[i].bucket_size, sz[i].model_fpp);
     }
     /* The classic filter at the SBBF's size: the blocked layout's penalty
      * at equal space. */

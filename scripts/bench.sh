@@ -7,11 +7,13 @@
 #   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
 #   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
 # Options:
-#   --families LIST   sbbf,bloom,counting,cuckoo,scalable,sbbf-api,sbbf-generic, and the key
-#                     paths sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
+#   --families LIST   sbbf,bloom,counting,cuckoo,scalable,cuckoo-shapes,sbbf-api,sbbf-generic,
+#                     and the key paths sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
 #   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
 #   --threads LIST    thread counts of the scaling runs (default 1..cores)
 #   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
+#   --shape-n LIST    n of the cuckoo-shapes series (default: --n if given, else 1e6;
+#                     --full: 1e6,1e8)
 #   --hash MODE       excluded | included | both (default both; included at fpp 1% only)
 #   --1gib            add the 1 GiB filter to the kernel benchmark
 #   --repetitions N   repeat every benchmark N times; JSON keeps each run, plots use medians
@@ -19,6 +21,9 @@
 #   --machine NAME    the results folder name (default: CPU model, cores, best kernel)
 #   --no-plots        skip plot.py
 #   -- ARGS           passed to blockfilter_bench (e.g. --benchmark_filter=REGEX)
+# The run records the load average (/proc/loadavg) before, every 30 s during
+# and after the benchmarks in the JSON ("bf_loadavg") and prints it; the
+# paper refuses a primary run whose recorded load exceeds 1.5.
 # Environment: BF_BENCH_BUILD (default build-bench-release).
 set -euo pipefail
 
@@ -38,6 +43,7 @@ while [ $# -gt 0 ]; do
     --kernels) extra+=("--bf_kernels=$2"); shift ;;
     --threads) extra+=("--bf_threads=$2"); shift ;;
     --n) extra+=("--bf_n=$2"); shift ;;
+    --shape-n) extra+=("--bf_shape_n=$2"); shift ;;
     --fpp) extra+=("--bf_fpp=$2"); shift ;;
     --hash) extra+=("--bf_hash=$2"); shift ;;
     --1gib) extra+=("--bf_1gib") ;;
@@ -46,7 +52,7 @@ while [ $# -gt 0 ]; do
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

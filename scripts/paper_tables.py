@@ -99,6 +99,7 @@ def model_numbers(nums, outdir):
             put("model-%s-%s" % (fam, e), pct(t[fam]["model_fpp"]))
         put("k-bloom-%s" % e, str(t["bloom"]["k"]))
         put("fpbits-cuckoo-%s" % e, str(t["cuckoo"]["fp_bits"]))
+        put("bsize-cuckoo-%s" % e, str(t["cuckoo"]["bucket_size"]))
         d = t["sbbf"]["bits_per_key"] - t["bloom"]["bits_per_key"]
         put("penalty-bpk-%s" % e, sig(d, 3))
         put("penalty-pct-%s" % e, sig(100 * d / t["bloom"]["bits_per_key"], 2))
@@ -121,7 +122,7 @@ def model_numbers(nums, outdir):
             "+" + sig(d, 3),
             pct(t["bloom_at_sbbf_bytes_fpp"]) + "\\,\\%",
             sig(t["counting"]["bits_per_key"], 4),
-            sig(t["cuckoo"]["bits_per_key"], 4) + " ($f{=}%d$)" % t["cuckoo"]["fp_bits"],
+            sig(t["cuckoo"]["bits_per_key"], 4) + " $(%d,%d)$" % (t["cuckoo"]["bucket_size"], t["cuckoo"]["fp_bits"]),
             sig(pf["bits_per_key"], 3),
             pct(pf["model_fpp"]) + "\\,\\%",
             sig(ps["bits_per_key"], 4),
@@ -137,7 +138,8 @@ def model_numbers(nums, outdir):
           "bits/key", "real FPR", "bits/key", "real FPR"], "MID"] + rows,
         "All at $n = %s$, from \\texttt{bf\\_size\\_for}, \\texttt{bf\\_fpp\\_for}, "
         "\\texttt{bf\\_sbbf\\_parquet\\_bytes} and \\texttt{bf\\_sbbf\\_model\\_fpp} (library %s, "
-        "\\texttt{paper/numbers.c}). Real FPR: the exact Poisson model of the SBBF at that size. "
+        "\\texttt{paper/numbers.c}). Cuckoo: the shape $(b, f)$ sizing picks in parentheses. Real FPR: the exact "
+        "Poisson model of the SBBF at that size. "
         "Parquet formula: $-8/\\ln(1-\\varepsilon^{1/8})$ bits/key before rounding; Parquet sizing: "
         "rounded up to a power of two." % (pow10(n), tex(nums["library_version"]))))
 
@@ -148,8 +150,8 @@ def model_numbers(nums, outdir):
             "the four targets of \\cref{tab:space}" % ", ".join(smaller))
     else:
         put("cuckoo-vs-bloom", "At none of the four targets of \\cref{tab:space} does the cuckoo filter need "
-            "fewer bits per key than the classic filter: its fingerprints come in 8, 12 or 16 bits, and the "
-            "step to the next size costs more than the two-choice layout saves")
+            "fewer bits per key than the classic filter: the fingerprint each target needs, over the load its "
+            "buckets reach, costs more than the classic filter's bits")
     m = nums["mixture"]
     put("mix-lambda", sig(m["lambda"], 3))
     put("mix-model", pct(m["model_fpp"]))
@@ -659,6 +661,8 @@ def provenance_table(runs, outdir):
         ["\\cref{fig:fpr,tab:fpr,tab:lookup,fig:pareto}", "primary run: %s" % prim],
         ["\\cref{tab:decision}", "\\texttt{paper/numbers.c} (bits/key) and the primary run (ns/lookup)"],
         ["\\cref{tab:cost-lsm,tab:cost-join}", "primary run, with the stated cost of a false positive"],
+    ] + ([["\\cref{fig:shapes,tab:shapes,tab:shapes-detail}", "primary run: %s (the cuckoo-shapes series)" % prim]]
+         if plot.shape_ns(runs[0]["rows"]) else []) + [
         ["\\cref{tab:machines,fig:lookup,fig:insert,fig:kernels,tab:kernels,fig:threads,tab:threads}",
          "every run: %s" % every],
     ]
@@ -825,6 +829,142 @@ def decision_table(p, nums, outdir):
         (pow10(t1["n"]), pow10(nmax), 100 * fpp, NUM["p-path"])))
 
 
+def load_text(p):
+    """What the primary run recorded of the machine's load (the check that
+    refuses a loaded primary run is plot.check_primary_load)."""
+    vals = plot.load_values(p["ctx"], p["rows"])
+    rec = p["ctx"].get("bf_loadavg")
+    if not vals:
+        put("p-load", "The primary run recorded no load average (it predates the harness's record), so "
+            "this build cannot show that the machine was quiet; its folder's \\texttt{README.md} says what "
+            "ran beside it.")
+        return
+    txt = ("The primary run recorded the machine's load: the 1-minute load average, less the harness's own "
+           "threads beyond its first, reached at most %s (the build refuses a primary run above %s)" %
+           (sig(max(vals), 2), sig(plot.MAX_PRIMARY_LOAD, 2)))
+    if isinstance(rec, dict) and isinstance(rec.get("before"), dict) and isinstance(rec.get("after"), dict):
+        txt += ("; the plain load average was %s before the first benchmark and %s after the last, with %d "
+                "samples between" % (sig(rec["before"].get("load1"), 2), sig(rec["after"].get("load1"), 2),
+                                     len(rec.get("during") or [])))
+    put("p-load", txt + ".")
+
+
+# The cuckoo filter's shapes against an SBBF of the same size.
+FP_MIN = 30  # false positives each filter must show before measured FPRs are compared
+
+
+def shape_verdict(c, t):
+    """(fpr, lookup, insert): whether the shape beats its SBBF twin. FPR: a
+    lower FPR at the same bytes, measured where both filters produced at
+    least FP_MIN false positives among the negatives, else by the models."""
+    neg = c.get("fpr_negatives", 0)
+    measured = c["fpr_measured"] * neg >= FP_MIN and t["fpr_measured"] * neg >= FP_MIN
+    fc, ft = (c["fpr_measured"], t["fpr_measured"]) if measured else (c["fpr_model"], t["fpr_model"])
+    return fc < ft, c["ns_batch"] < t["ns_batch"], c["ns_insert"] < t["ns_insert"]
+
+
+def shape_bf(sh):
+    """(b, f, semi-sorted) of a shape name b<b>-f<f>[-semi]."""
+    parts = sh.split("-")
+    return int(parts[0][1:]), int(parts[1][1:]), sh.endswith("-semi")
+
+
+def shape_label(sh):
+    b, f, semi = shape_bf(sh)
+    return "$(%d, %d)$%s" % (b, f, " semi-sorted" if semi else "")
+
+
+def shapes_text(p, outdir):
+    """text-shapes.tex: from the primary run's cuckoo-shapes series, the
+    figure, a table of where each shape beats the SBBF of its size (b x f
+    per n) and the table of every number; or a sentence saying the run has
+    none."""
+    rows = p["rows"]
+    ns = plot.shape_ns(rows)
+    if not ns:
+        write(outdir, "text-shapes.tex",
+              "The primary run (%s) did not measure the cuckoo-shapes series (runs of the harness before it "
+              "existed, or without \\texttt{-{}-families cuckoo-shapes}), so this build of the paper has no "
+              "table of shapes; a full run made with the current harness adds it here.\n" % NUM["p-path"])
+        return
+    names = plot.shape_names(rows)
+    fs = sorted({shape_bf(sh)[1] for sh in names})
+    lines = sorted({(shape_bf(sh)[0], shape_bf(sh)[2]) for sh in names})
+    detail, wins_body, sentences = [], [], []
+    neg = None
+    for n in ns:
+        wins = {"fpr": [], "lookup": [], "insert": []}
+        cells = {}
+        if detail:
+            detail.append("MID")
+            wins_body.append("MID")
+        first = True
+        for sh in names:
+            c, t = plot.shape_point(rows, sh, n), plot.shape_point(rows, "sbbf-" + sh, n)
+            if not c or not t:
+                continue
+            neg = c.get("fpr_negatives", neg)
+            won = dict(zip(("fpr", "lookup", "insert"), shape_verdict(c, t)))
+            for k, v in won.items():
+                if v:
+                    wins[k].append(sh)
+            letters = "".join(ch for ch, k in (("F", "fpr"), ("L", "lookup"), ("I", "insert")) if won[k]) or "--"
+            same = c.get("sbbf_bits_per_key_same_fpr")
+            ratio = c["bits_per_key"] / same if same else None
+            b, f, semi = shape_bf(sh)
+            cells[(b, semi, f)] = "%s %s" % (sig(ratio, 2) if ratio else "--", letters)
+            detail.append([pow10(n) if first else "", shape_label(sh), sig(c["bits_per_key"], 3),
+                           sig(c.get("load"), 3), pct(c["fpr_measured"]), pct(c["fpr_model"]),
+                           pct(t["fpr_measured"]), pct(t["fpr_model"]), sig(same, 3) if same else "--",
+                           sig(c["ns_batch"]), sig(t["ns_batch"]), sig(c["ns_insert"]), sig(t["ns_insert"])])
+            first = False
+        for i, (b, semi) in enumerate(lines):
+            wins_body.append([pow10(n) if i == 0 else "", "%d%s" % (b, " semi-sorted" if semi else "")] +
+                             [cells.get((b, semi, f), "") for f in fs])
+        tag = "%d" % round(math.log10(n))
+
+        def listed(lst):
+            return ", ".join(shape_label(x) for x in lst) if lst else "none"
+        sentences.append("At $n = %s$ the shapes $(b, f)$ with a lower FPR than the SBBF of the same size are %s; "
+                         "with faster batch lookups, %s; with faster inserts, %s." %
+                         (pow10(n), listed(wins["fpr"]), listed(wins["lookup"]), listed(wins["insert"])))
+        put("shapes-%s-fpr-wins" % tag, str(len(wins["fpr"])))
+        put("shapes-%s-lookup-wins" % tag, str(len(wins["lookup"])))
+    put("shapes-count", str(len(names)))
+    common = ("Run %s. Each shape's table is sized for $n$ at the load \\texttt{bf\\_cuckoo\\_model\\_load($b$)} "
+              "gives and filled until full or $n$. SBBF: a filter of the table's bytes (whole 32-byte blocks) holding "
+              "the same keys, %s kernel. FPR on %s never-inserted keys; lookups in batch calls, 50\\,\\%% "
+              "positives, hashes precomputed, one thread; inserts in single calls into an empty table." %
+              (NUM["p-path"], tt(p["best"]), "{:,}".format(int(neg)).replace(",", "\\,") if neg else "?"))
+    wins_tab = table(
+        "r l " + "c" * len(fs), ["$n$", "$b$"] + ["$f = %d$" % f for f in fs], wins_body,
+        "Each cell: the shape's bits per key over the SBBF's for the same FPR (\\texttt{bf\\_sbbf\\_compact\\_bytes} "
+        "at the shape's model FPR; below 1 the shape needs less memory), then what it beats the SBBF of its size on: "
+        "F, a lower FPR (measured where both filters produced at least %d false positives, else by the models); "
+        "L, faster batch lookups; I, faster inserts. %s" % (FP_MIN, common))
+    detail_tab = table(
+        "r l r r r r r r r r r r r",
+        ["$n$", "$(b, f)$", "bits/", "load", "\\multicolumn{2}{c}{cuckoo FPR \\%}",
+         "\\multicolumn{2}{c}{SBBF FPR \\%}", "SBBF", "\\multicolumn{2}{c}{ns batch lookup}",
+         "\\multicolumn{2}{c}{ns insert}"],
+        [["", "", "key", "", "meas.", "model", "meas.", "model", "bits/key", "cuckoo", "SBBF", "cuckoo", "SBBF"],
+         "MID"] + detail,
+        "bits/key = table bytes $\\times 8$ / keys stored; load = keys stored / slots; SBBF bits/key: what "
+        "the SBBF needs for the shape's model FPR. %s" % common)
+    out = [" ".join(sentences)]
+    out.append("\\begin{figure}[htbp]\n  \\centering\n  \\includegraphics[width=\\linewidth]{fig-shapes.pdf}\n"
+               "  \\caption{Cuckoo shapes ($b$ slots per bucket: marker; $f$-bit fingerprints: colour; hollow: "
+               "semi-sorted) and the SBBF of each one's size (black crosses): FPR and batch lookup time against the "
+               "bits per key used. Primary run.}\n  \\label{fig:shapes}\n\\end{figure}\n")
+    out.append("\\begin{table}[htbp]\n  \\centering\\scriptsize\n" + wins_tab +
+               "  \\caption{When each cuckoo shape wins against the SBBF (primary run).}\n"
+               "  \\label{tab:shapes}\n\\end{table}\n")
+    out.append("\\begin{table}[htbp]\n  \\centering\\tiny\\setlength{\\tabcolsep}{3pt}\n" + detail_tab +
+               "  \\caption{The cuckoo shapes and the SBBF of each one's size, every number (primary run).}\n"
+               "  \\label{tab:shapes-detail}\n\\end{table}\n")
+    write(outdir, "text-shapes.tex", "\n\n".join(out) + "\n")
+
+
 def newest_full_runs(results):
     """The newest full run of every machine folder under results/ (file
     names start with the UTC date, so the last in name order is the newest),
@@ -853,10 +993,11 @@ def main():
     ap.add_argument("--all-folders", default="", help="comma-separated results folders, to say which were not used")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    runs = plot.load_runs(args.runs)
+    plot.check_primary_load(runs[0])  # refuses a loaded primary run, before anything is written
     with open(args.numbers) as f:
         nums = json.load(f)
     model_numbers(nums, args.out)
-    runs = plot.load_runs(args.runs)
     machine_table(runs, args.out)
     runs_text(runs, [f for f in args.all_folders.split(",") if f], args.out)
     limits_text(runs, args.out)
@@ -869,6 +1010,8 @@ def main():
     cost_tables(runs[0], args.out)
     decision_table(runs[0], nums, args.out)
     pareto_text(runs[0])
+    load_text(runs[0])
+    shapes_text(runs[0], args.out)
     with open(os.path.join(args.out, "numbers.tex"), "w") as f:
         f.write("%% Generated by scripts/paper_tables.py from %s and %s\n" %
                 (", ".join(r["path"] for r in runs), args.numbers))

@@ -13,7 +13,12 @@
 Figures: 1 lookup ns/op vs n with the memory limit; 2 measured FPR vs
 bits/key with each family's model curve; 3 Pareto front (bits/key,
 ns/lookup) at fixed fpp; 4 throughput vs threads; 5 insert ns/op vs n;
-6 the SBBF kernels against the memory limit at fixed filter sizes.
+6 the SBBF kernels against the memory limit at fixed filter sizes;
+7 the cuckoo filter's shapes (b, f): FPR and lookup time against bits/key,
+each beside an SBBF of the same size.
+
+--paper refuses a primary run whose recorded load average exceeds
+MAX_PRIMARY_LOAD (see check_primary_load).
 """
 import argparse
 import json
@@ -28,6 +33,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
 REF_FPP = 0.01
+# The most load a primary run of the paper may have recorded: the 1-minute
+# load average less the harness's own threads beyond its first (load1_adj),
+# before, during and after the run. The harness itself keeps about 1.
+MAX_PRIMARY_LOAD = 1.5
 
 
 # --------------------------------------------------------------------------
@@ -35,7 +44,10 @@ REF_FPP = 0.01
 def load(path):
     with open(path) as f:
         data = json.load(f)
-    ctx = data.get("context", {})
+    ctx = dict(data.get("context", {}))
+    # The load-average record (top level, written after the last benchmark).
+    if isinstance(data.get("bf_loadavg"), dict):
+        ctx["bf_loadavg"] = data["bf_loadavg"]
     rows = []
     entries = data.get("benchmarks", [])
     # With --benchmark_repetitions, use each benchmark's median.
@@ -57,6 +69,11 @@ def load(path):
             r["kind"] = "kernel"
             r["kernel"] = parts[1]
             r["op"] = parts[2]
+        elif parts[0] == "cuckoo-shapes":
+            # cuckoo-shapes/<b1-f8[-semi] | sbbf-b1-f8[-semi]>/<op>[/pos<P>]/n:<n>
+            r["kind"] = "shape"
+            r["shape"] = parts[1]
+            r["op"] = parts[2]
         else:
             r["kind"] = "matrix"
             r["series"] = parts[0] + "/" + parts[1]
@@ -68,6 +85,57 @@ def load(path):
             r["hash"] = parts[i]
         rows.append(r)
     return ctx, rows
+
+
+def load_values(ctx, rows):
+    """Every load average the run recorded (load1_adj: the 1-minute load
+    average less the harness's own threads beyond its first): before,
+    during and after (the "bf_loadavg" record) and at the end of each
+    benchmark (counter loadavg_1m_adj). Empty for runs made before the
+    harness recorded them."""
+    vals = []
+    rec = ctx.get("bf_loadavg")
+    if isinstance(rec, dict):
+        for s in [rec.get("before"), rec.get("after")] + list(rec.get("during") or []):
+            if isinstance(s, dict) and isinstance(s.get("load1_adj"), (int, float)):
+                vals.append(float(s["load1_adj"]))
+    vals += [float(r["loadavg_1m_adj"]) for r in rows if isinstance(r.get("loadavg_1m_adj"), (int, float))]
+    return [v for v in vals if v == v]
+
+
+def load_line(ctx, rows):
+    """One line on the run's load, for the summary and the paper."""
+    rec = ctx.get("bf_loadavg")
+    vals = load_values(ctx, rows)
+    if not vals:
+        return "load average: not recorded (a run made before the harness recorded it)"
+    if isinstance(rec, dict):
+        b, a = rec.get("before") or {}, rec.get("after") or {}
+        return ("load average (1 min): before %.2f, after %.2f, %d samples during; max %.2f less the "
+                "harness's extra threads (a primary run of the paper may have at most %.1f)" %
+                (b.get("load1", float("nan")), a.get("load1", float("nan")), len(rec.get("during") or []),
+                 max(vals), MAX_PRIMARY_LOAD))
+    return "load average (1 min): max %.2f at the end of a benchmark" % max(vals)
+
+
+def check_primary_load(run):
+    """The paper's primary run must have been quiet: refuses (SystemExit,
+    status 3) a run whose recorded load exceeds MAX_PRIMARY_LOAD. A run
+    with no record (made before the harness kept one) passes, with a
+    warning on stderr: the paper says so."""
+    vals = load_values(run["ctx"], run["rows"])
+    if not vals:
+        sys.stderr.write("warning: the primary run %s recorded no load average\n" % run["path"])
+        return None
+    mx = max(vals)
+    if mx > MAX_PRIMARY_LOAD:
+        sys.stderr.write(
+            "error: refusing %s as the paper's primary run: its recorded load average reached %.2f "
+            "(1 minute, less the harness's own extra threads), above %.1f; the machine was not quiet. "
+            "Rerun ./scripts/bench.sh --full with nothing else running, or name other runs.\n" %
+            (run["path"], mx, MAX_PRIMARY_LOAD))
+        raise SystemExit(3)
+    return mx
 
 
 def machine_name(ctx):
@@ -372,6 +440,109 @@ def plot_kernels(ctx, rows, outdir):
     save(fig, outdir, "6-kernels")
 
 
+# 7. The cuckoo filter's shapes against the SBBF of the same size.
+SHAPE_F_COLOR = {4: "C0", 8: "C1", 12: "C2", 16: "C3", 32: "C4"}
+SHAPE_B_MARKER = {1: "o", 2: "s", 4: "^", 8: "D"}
+
+
+def shape_ns(rows):
+    return sorted({r["n"] for r in rows if r["kind"] == "shape"})
+
+
+def shape_point(rows, shape, n):
+    """One shape (or SBBF twin, "sbbf-<shape>") at n: its numbers from the
+    batch lookup row, and the single lookup and insert times, or None."""
+    rs = [r for r in rows if r["kind"] == "shape" and r["shape"] == shape and r["n"] == n]
+    by_op = {r["op"]: r for r in rs}
+    base = by_op.get("contains_batch") or by_op.get("contains_single") or by_op.get("insert_single")
+    if not base:
+        return None
+    out = dict(base)
+    for op, key in (("contains_batch", "ns_batch"), ("contains_single", "ns_single"), ("insert_single", "ns_insert")):
+        out[key] = by_op[op]["ns_per_op"] if op in by_op else float("nan")
+    return out
+
+
+def shape_names(rows):
+    """The cuckoo shapes of the run, in registration order (no twins)."""
+    seen = []
+    for r in rows:
+        if r["kind"] == "shape" and not r["shape"].startswith("sbbf-") and r["shape"] not in seen:
+            seen.append(r["shape"])
+    return seen
+
+
+def draw_shapes(ax_fpr, ax_ns, ctx, rows, n, size=30, annotate=True):
+    """FPR and batch lookup time against bits/key for every shape at n
+    (colour: f, marker: b, hollow: semi-sorted) and its SBBF twin (black x,
+    a thin line from the shape to its twin)."""
+    neg = None
+    for sh in shape_names(rows):
+        c, t = shape_point(rows, sh, n), shape_point(rows, "sbbf-" + sh, n)
+        if not c:
+            continue
+        neg = c.get("fpr_negatives", neg)
+        col = SHAPE_F_COLOR.get(int(c["fp_bits"]), "C7")
+        mk = SHAPE_B_MARKER.get(int(c["bucket_size"]), "o")
+        face = "none" if c.get("semisorted") else col
+        x = c["bits_per_key"]
+        if c["fpr_measured"] > 0:
+            ax_fpr.scatter([x], [c["fpr_measured"]], marker=mk, facecolors=face, edgecolors=col, s=size, zorder=3)
+        ax_fpr.scatter([x], [c["fpr_model"]], marker="_", color=col, s=size, zorder=2)
+        ax_ns.scatter([x], [c["ns_batch"]], marker=mk, facecolors=face, edgecolors=col, s=size, zorder=3)
+        if t:
+            tx = t["bits_per_key"]
+            if t["fpr_measured"] > 0:
+                ax_fpr.scatter([tx], [t["fpr_measured"]], marker="x", color="black", s=size * 0.8, zorder=3)
+            ax_ns.scatter([tx], [t["ns_batch"]], marker="x", color="black", s=size * 0.8, zorder=3)
+            ax_ns.plot([x, tx], [c["ns_batch"], t["ns_batch"]], "-", color=col, alpha=0.25, linewidth=0.6)
+        if annotate:
+            ax_ns.annotate(sh.replace("-semi", "s"), (x, c["ns_batch"]), fontsize=5, alpha=0.7,
+                           xytext=(2, 2), textcoords="offset points")
+    curve = parse_curve(ctx.get("bf_model_curve_sbbf"))
+    if curve:
+        ax_fpr.plot([p[0] for p in curve], [p[1] for p in curve], "-", color="black", alpha=0.4, linewidth=0.8)
+    for ax in (ax_fpr, ax_ns):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xticks([4, 8, 16, 32, 64])
+        ax.grid(True, which="major", alpha=0.3)
+        ax.grid(True, which="minor", alpha=0.08)
+    ax_fpr.set_ylabel("false-positive rate")
+    ax_ns.set_ylabel("ns per batch lookup, 50% positives")
+    ax_ns.set_xlabel("bits per key (table bytes x 8 / keys stored)")
+    floor = 1.0 / neg if neg else 1e-7
+    ax_fpr.set_ylim(min(floor / 3, 1e-7), 1)
+    ax_fpr.set_title("$n = 10^{%d}$: FPR measured on %s keys (markers; none found: not drawn) and model (dashes)" %
+                     (round(math.log10(n)), "%g" % neg if neg else "?"))
+
+
+def shape_legend(fig, fontsize):
+    from matplotlib.lines import Line2D
+    h = [Line2D([], [], linestyle="", marker="o", color=c, label="f = %d" % f) for f, c in SHAPE_F_COLOR.items()]
+    h += [Line2D([], [], linestyle="", marker=m, color="gray", label="b = %d" % b) for b, m in SHAPE_B_MARKER.items()]
+    h += [Line2D([], [], linestyle="", marker="^", markerfacecolor="none", color="gray", label="b = 4 semi-sorted"),
+          Line2D([], [], linestyle="", marker="x", color="black", label="SBBF of the same size"),
+          Line2D([], [], linestyle="-", color="black", alpha=0.4, label="SBBF model ($n = 10^6$)")]
+    fig.legend(handles=h, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=6, fontsize=fontsize, frameon=False)
+
+
+def plot_shapes(ctx, rows, outdir):
+    ns = shape_ns(rows)
+    if not ns:
+        return
+    fig, axes = plt.subplots(2, len(ns), figsize=(7 * len(ns), 9), squeeze=False, sharex="col")
+    for j, n in enumerate(ns):
+        draw_shapes(axes[0][j], axes[1][j], ctx, rows, n)
+    fig.suptitle("Cuckoo filter shapes (b slots per bucket, f-bit fingerprints) against an SBBF of the same "
+                 "size — %s; %s" % (machine_name(ctx), kernel_note(ctx)), fontsize=10)
+    fig.tight_layout()
+    shape_legend(fig, 8)
+    save(fig, outdir, "7-cuckoo-shapes")
+
+
 def human_bytes(b):
     for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if b >= div and b % div == 0:
@@ -384,10 +555,12 @@ def summary(ctx, rows):
     fpp = ref_fpp(rows)
     print("Machine: %s; %s; commit %s; %s" % (machine_name(ctx), kernel_note(ctx), ctx.get("bf_commit", "?"),
                                              ctx.get("bf_date_utc", "")))
+    print("Load: %s" % load_line(ctx, rows))
     print()
     hdr = ("family/kernel", "n", "fpp", "bits/key", "FPR meas.", "FPR model", "ns single", "ns batch", "x mem limit")
     fmt = "%-22s %9s %7s %8s %10s %10s %9s %9s %11s"
-    print(fmt % hdr)
+    if series_list(rows):
+        print(fmt % hdr)
     for s in series_list(rows):
         for n in sorted({r["n"] for r in pick(rows, kind="matrix", series=s)}):
             single = pick(rows, kind="matrix", series=s, op="contains_single", hash="hash_excl", fpp=fpp, n=n,
@@ -421,6 +594,23 @@ def summary(ctx, rows):
                 print(fmt2 % (k, human_bytes(sz), "%.2f" % s1[0]["ns_per_key"] if s1 else "-",
                               "%.2f" % b["ns_per_key"], "%.0f" % (b["keys_per_s"] / 1e6),
                               "%.2f" % b.get("mem_limit_ns", float("nan")), "%.2f" % b.get("x_mem_limit", float("nan"))))
+    for n in shape_ns(rows):
+        print()
+        print("Cuckoo shapes at n = %.0e (b slots per bucket, f-bit fingerprints; load reached filling a table sized "
+              "for n at the model's load), each against an SBBF of the same bytes holding the same keys:" % n)
+        fmt3 = "%-10s %8s %6s %10s %10s %9s %9s %9s | %10s %9s %9s"
+        print(fmt3 % ("shape", "bits/key", "load", "FPR meas.", "FPR model", "ns single", "ns batch", "ns insert",
+                      "SBBF FPR", "ns batch", "ns insert"))
+        for sh in shape_names(rows):
+            c, t = shape_point(rows, sh, n), shape_point(rows, "sbbf-" + sh, n)
+            if not c:
+                continue
+            t = t or {}
+            print(fmt3 % (sh, "%.2f" % c["bits_per_key"], "%.3f" % c.get("load", float("nan")),
+                          "%.3g%%" % (100 * c["fpr_measured"]), "%.3g%%" % (100 * c["fpr_model"]),
+                          "%.2f" % c["ns_single"], "%.2f" % c["ns_batch"], "%.2f" % c["ns_insert"],
+                          "%.3g%%" % (100 * t.get("fpr_measured", float("nan"))),
+                          "%.2f" % t.get("ns_batch", float("nan")), "%.2f" % t.get("ns_insert", float("nan"))))
 
 
 def compare(a, b, outdir):
@@ -515,7 +705,7 @@ def paper_models(numbers, outdir):
     for key, lab, c, ls in (("bloom", "classic Bloom, best $k$", "C2", "-"),
                             ("bloom_k8", "classic, $k=8$ (Arrow/Parquet sizing)", "C2", ":"),
                             ("sbbf", "SBBF, exact Poisson model", "C0", "-"),
-                            ("cuckoo", "cuckoo, best $f$", "C1", "-"),
+                            ("cuckoo", "cuckoo, best $(b, f)$", "C1", "-"),
                             ("counting", "counting Bloom (4-bit counters)", "C3", "--")):
         xs = [p["bpk"] for p in pts if key in p and p[key] == p[key] and p[key] > 0]
         ys = [p[key] for p in pts if key in p and p[key] == p[key] and p[key] > 0]
@@ -745,9 +935,28 @@ def paper_pareto(run, outdir):
     paper_save(fig, outdir, "fig-pareto")
 
 
+def paper_shapes(run, outdir):
+    """The cuckoo shapes against the SBBF (primary run), if it measured them."""
+    rows = run["rows"]
+    ns = shape_ns(rows)
+    if not ns:
+        return
+    fig, axes = plt.subplots(2, len(ns), figsize=(6.4, 4.6), squeeze=False, sharex="col")
+    for j, n in enumerate(ns):
+        draw_shapes(axes[0][j], axes[1][j], run["ctx"], rows, n, size=12, annotate=False)
+        if j:
+            axes[0][j].set_ylabel("")
+            axes[1][j].set_ylabel("")
+    fig.tight_layout()
+    shape_legend(fig, 5.5)
+    paper_save(fig, outdir, "fig-shapes")
+
+
 def paper(outdir, paths, numbers_path):
     paper_style()
     runs = load_runs(paths)
+    if runs:
+        check_primary_load(runs[0])
     if numbers_path:
         with open(numbers_path) as f:
             paper_models(json.load(f), outdir)
@@ -759,6 +968,7 @@ def paper(outdir, paths, numbers_path):
     paper_kernels(runs, outdir)
     paper_threads(runs, outdir)
     paper_pareto(runs[0], outdir)
+    paper_shapes(runs[0], outdir)
 
 
 def main():
@@ -795,6 +1005,7 @@ def main():
     plot_threads(ctx, rows, outdir)
     plot_insert(ctx, rows, outdir)
     plot_kernels(ctx, rows, outdir)
+    plot_shapes(ctx, rows, outdir)
     return 0
 
 

@@ -11,6 +11,7 @@
 static const char help[] =
     "usage: blockfilter build [--family F] [--fpp P] [--n N] [--seed S | --keyed]\n"
     "                         [--expansion E] [--ratio R] [--nonscaling]\n"
+    "                         [--bucket-size B] [--fingerprint-bits F] [--semisorted]\n"
     "                         [--crlf] [--progress | --quiet] -o FILE [INPUT]\n"
     "\n"
     "Builds a filter from the keys in INPUT (a file, or standard input if\n"
@@ -40,7 +41,14 @@ static const char help[] =
     "                 0.8-0.9 costs far less memory when the chain grows through\n"
     "                 many layers: docs/families.md)\n"
     "  --nonscaling   never grow: one layer of N keys at P; a key past N is an\n"
-    "                 error (no output file)\n";
+    "                 error (no output file)\n"
+    "\n"
+    "cuckoo: by default the cheapest shape (bucket size and fingerprint bits) in\n"
+    "bits per key that meets P at N keys ('blockfilter calc' lists them).\n"
+    "  --bucket-size B       slots per bucket, 1..255\n"
+    "  --fingerprint-bits F  fingerprint bits, 4..32\n"
+    "  --semisorted          semi-sorted buckets (4 slots, F 5..17): one bit less\n"
+    "                        per slot for the same FPR, slower inserts\n";
 
 typedef struct options {
     bf_family family;
@@ -50,6 +58,7 @@ typedef struct options {
     const char *out, *input;
     bf_scalable_params chain; /* scalable: expansion, ratio, flags (0 = default) */
     int chain_opts;           /* a scalable-only option was given */
+    unsigned bucket_size, fp_bits, cuckoo_flags; /* cuckoo shape (0 = cheapest) */
 } options;
 
 static int parse(int argc, char **argv, options *o) {
@@ -89,6 +98,21 @@ static int parse(int argc, char **argv, options *o) {
         } else if (!strcmp(argv[a.i], "--nonscaling")) {
             o->chain.flags |= BF_SCALABLE_NONSCALING;
             o->chain_opts = 1;
+        } else if ((r = cli_opt_value(&a, "--bucket-size", &v))) {
+            uint64_t b;
+            if (r < 0 || cli_parse_count(v, &b) || b < 1 || b > BF_CUCKOO_MAX_BUCKET_SIZE)
+                return cli_usage_error("build", "--bucket-size needs an integer from 1 to %u",
+                                       BF_CUCKOO_MAX_BUCKET_SIZE);
+            o->bucket_size = (unsigned)b;
+        } else if ((r = cli_opt_value(&a, "--fingerprint-bits", &v))) {
+            uint64_t f;
+            if (r < 0 || cli_parse_count(v, &f) || f < BF_CUCKOO_MIN_FP_BITS ||
+                f > BF_CUCKOO_MAX_FP_BITS)
+                return cli_usage_error("build", "--fingerprint-bits needs an integer from %u to %u",
+                                       BF_CUCKOO_MIN_FP_BITS, BF_CUCKOO_MAX_FP_BITS);
+            o->fp_bits = (unsigned)f;
+        } else if (!strcmp(argv[a.i], "--semisorted")) {
+            o->cuckoo_flags |= BF_CUCKOO_SEMISORTED;
         } else if (!strcmp(argv[a.i], "--keyed")) {
             keyed = 1;
         } else if (!strcmp(argv[a.i], "--crlf")) {
@@ -109,6 +133,12 @@ static int parse(int argc, char **argv, options *o) {
     if (have_seed && keyed) return cli_usage_error("build", "--seed and --keyed exclude each other");
     if (o->chain_opts && o->family != BF_FAMILY_SCALABLE)
         return cli_usage_error("build", "--expansion, --ratio and --nonscaling need --family scalable");
+    if ((o->bucket_size || o->fp_bits || o->cuckoo_flags) && o->family != BF_FAMILY_CUCKOO)
+        return cli_usage_error("build",
+                               "--bucket-size, --fingerprint-bits and --semisorted need --family cuckoo");
+    if (o->cuckoo_flags && ((o->bucket_size && o->bucket_size != 4) ||
+                            (o->fp_bits && (o->fp_bits < 5 || o->fp_bits > 17))))
+        return cli_usage_error("build", "--semisorted needs --bucket-size 4 and --fingerprint-bits 5..17");
     if (keyed) {
         errno = 0;
         int rc = bf_random_seed(&o->seed);
@@ -211,9 +241,19 @@ static int insert_batches(bf_filter *f, cli_keys *k, cli_progress *pg, uint64_t 
     return rc;
 }
 
-/* The filter for n keys: bf_filter_new, or for a scalable chain with the
- * options given, bf_scalable_new wrapped in the generic interface. */
+/* The filter for n keys: bf_filter_new, or for a scalable chain or a
+ * cuckoo filter of a given shape, the family's own constructor wrapped in
+ * the generic interface. */
 static int new_filter(bf_filter **f, const options *o, uint64_t n) {
+    if (o->family == BF_FAMILY_CUCKOO) {
+        bf_cuckoo_sizing z;
+        int rc = bf_cuckoo_size_for(n, o->fpp, o->bucket_size, o->fp_bits, o->cuckoo_flags, &z);
+        bf_cuckoo *c = NULL;
+        if (rc == BF_OK)
+            rc = bf_cuckoo_new_table(&c, z.num_buckets, z.bucket_size, z.fp_bits, z.flags);
+        if (rc == BF_OK && (rc = bf_filter_from_cuckoo(f, c)) != BF_OK) bf_cuckoo_free(c);
+        return rc;
+    }
     if (o->family != BF_FAMILY_SCALABLE) return bf_filter_new(f, o->family, n, o->fpp);
     bf_scalable_params p = o->chain;
     p.capacity = n;

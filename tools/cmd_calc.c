@@ -4,13 +4,18 @@
 #include <inttypes.h>
 
 static const char help[] =
-    "usage: blockfilter calc --n N --fpp P\n"
-    "       blockfilter calc --n N --bytes B\n"
+    "usage: blockfilter calc --n N --fpp P [--family F]\n"
+    "       blockfilter calc --n N --bytes B [--family F]\n"
     "\n"
     "For every family, the filter bf_filter_new would build for N keys at a\n"
     "false-positive rate P: payload bytes, bits per key, hashes (k) or cuckoo\n"
     "fingerprint bits, and the model FPR at N keys. With --bytes, the reverse:\n"
     "the model FPR of a B-byte filter holding N keys.\n"
+    "\n"
+    "cuckoo: the row is the cheapest shape (bucket size, fingerprint bits);\n"
+    "with --family cuckoo and --fpp, a second table lists the cheapest\n"
+    "fingerprint size for each bucket size of 1, 2, 4 and 8 slots and for\n"
+    "semi-sorted buckets, at the load the table is sized for.\n"
     "\n"
     "scalable: N is the initial capacity; the row is layer 0 of the chain and\n"
     "its FPR at N keys (the chain's bound while it holds N). Past N the chain\n"
@@ -19,10 +24,18 @@ static const char help[] =
     "Numbers take suffixes k M G T (x1000) or Ki Mi Gi Ti (x1024), or 1e6.\n"
     "  --n N       number of distinct keys\n"
     "  --fpp P     target false-positive rate, 0 < P < 1\n"
-    "  --bytes B   filter size in bytes (reverse mode)\n";
+    "  --bytes B   filter size in bytes (reverse mode)\n"
+    "  --family F  only that family's row (sbbf, bloom, counting, cuckoo, scalable)\n";
 
-/* Every family the library knows, in id order. */
-static size_t families(bf_family *ids) { return cli_families(ids, 255); }
+/* Every family the library knows, in id order, or only `only` (0: all). */
+static bf_family only;
+static size_t families(bf_family *ids) {
+    if (only) {
+        ids[0] = only;
+        return 1;
+    }
+    return cli_families(ids, 255);
+}
 
 /* The scalable row's meaning, under the table (where it is listed);
  * fpp 0: the reverse mode. */
@@ -36,6 +49,29 @@ static void scalable_note(const bf_family *ids, size_t n, double fpp) {
         else
             printf("scalable: N keys in one layer of that size (a chain reserved at N)\n");
     }
+}
+
+/* The cheapest fingerprint size per cuckoo bucket size. */
+static void cuckoo_shapes(uint64_t n, double fpp) {
+    static const unsigned sizes[5] = {1, 2, 4, 8, 4};
+    printf("\ncuckoo shapes for %" PRIu64 " keys at fpp %g\n", n, fpp);
+    printf("%-7s %8s %15s %9s %6s %12s\n", "bucket", "fp_bits", "bytes", "bits/key", "load",
+           "model_fpp");
+    for (unsigned j = 0; j < 5; j++) {
+        unsigned flags = j == 4 ? BF_CUCKOO_SEMISORTED : 0;
+        bf_cuckoo_sizing z;
+        int rc = bf_cuckoo_size_for(n, fpp, sizes[j], 0, flags, &z);
+        char label[16];
+        snprintf(label, sizeof label, "%u%s", sizes[j], flags ? " ss" : "");
+        if (rc) {
+            printf("%-7s %s\n", label, bf_strerror(rc));
+            continue;
+        }
+        printf("%-7s %8u %15" PRIu64 " %9.3f %6.3f %12.4g\n", label, z.fp_bits, z.num_bytes,
+               z.bits_per_key, z.load, z.model_fpp);
+    }
+    printf("(ss: semi-sorted, f - 1 bits a slot; build with --family cuckoo --bucket-size B\n"
+           " --fingerprint-bits F [--semisorted])\n");
 }
 
 /* What bf_filter_new would allocate for n keys at fpp, per family. */
@@ -61,6 +97,7 @@ static int by_fpp(uint64_t n, double fpp) {
                s.bits_per_key, kbuf, fbuf, s.model_fpp);
     }
     scalable_note(ids, nf, fpp);
+    if (only == BF_FAMILY_CUCKOO) cuckoo_shapes(n, fpp);
     return status;
 }
 
@@ -94,6 +131,7 @@ static int run(int argc, char **argv) {
     uint64_t n = 0, bytes = 0;
     double fpp = 0;
     int have_n = 0, have_fpp = 0, have_bytes = 0;
+    only = (bf_family)0; /* the tool may run several commands in one process */
     for (; a.i < argc; a.i++) {
         const char *v;
         int r;
@@ -105,6 +143,9 @@ static int run(int argc, char **argv) {
             if (r < 0 || cli_parse_fpp(v, &fpp))
                 return cli_usage_error("calc", "--fpp needs a number in (0, 1)");
             have_fpp = 1;
+        } else if ((r = cli_opt_value(&a, "--family", &v))) {
+            if (r < 0 || bf_family_from_name(v, &only) != BF_OK)
+                return cli_usage_error("calc", "--family needs one of %s", cli_family_names());
         } else if ((r = cli_opt_value(&a, "--bytes", &v))) {
             if (r < 0 || cli_parse_count(v, &bytes) || bytes == 0)
                 return cli_usage_error("calc", "--bytes needs a positive integer");

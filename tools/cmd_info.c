@@ -77,10 +77,10 @@ static void print_json(const facts *x) {
            ",\"payload_bytes\":%" PRIu64 ",\"kernel\":\"%s\",\"keys_inserted\":%" PRIu64
            ",\"cells\":%" PRIu64 ",\"cells_set\":%" PRIu64
            ",\"fill_ratio\":%.6f,\"est_keys\":%.1f,\"est_fpp\":%.6g,\"k\":%u,\"fp_bits\":%u"
-           ",\"keyed\":%s,\"seed\":%" PRIu64,
+           ",\"bucket_size\":%u,\"keyed\":%s,\"seed\":%" PRIu64,
            x->version, bf_family_name(s->family), x->file_bytes, s->num_bytes, s->kernel,
            s->inserted, s->cells, s->cells_set, s->fill_ratio, s->est_keys, s->est_fpp, s->k,
-           s->fp_bits, x->seed ? "true" : "false", x->seed);
+           s->fp_bits, s->bucket_size, x->seed ? "true" : "false", x->seed);
     if (x->chain) print_chain_json(x);
     printf("}\n");
 }
@@ -102,8 +102,10 @@ static void print_text(const facts *x) {
     printf("fill ratio:      %.6f\n", s->fill_ratio);
     printf("estimated keys:  %.1f\n", s->est_keys);
     printf("estimated fpp:   %.6g\n", s->est_fpp);
-    if (s->family == BF_FAMILY_CUCKOO) printf("fingerprint bits: %u\n", s->fp_bits);
-    else printf("hashes (k):      %u\n", s->k);
+    if (s->family == BF_FAMILY_CUCKOO) {
+        printf("bucket size:     %u\n", s->bucket_size);
+        printf("fingerprint bits: %u\n", s->fp_bits);
+    } else printf("hashes (k):      %u\n", s->k);
     /* The native format keeps a seed exactly when hashing is keyed. */
     if (x->seed) printf("hashing:         keyed, seed 0x%016" PRIx64 "\n", x->seed);
     else printf("hashing:         XXH64 seed 0 (Parquet)\n");

@@ -11,7 +11,9 @@ static const char help[] =
     "may be present in OUT. The inputs must have the same family, size and\n"
     "seed (build them with the same --family, --n, --fpp and --seed).\n"
     "sbbf and bloom OR their bits; counting adds its counters (saturating);\n"
-    "cuckoo and scalable filters cannot be merged.\n"
+    "cuckoo adds the fingerprints of the others to A's table (same shape: the\n"
+    "same --n, --fpp, --bucket-size, --fingerprint-bits), and fails if they do\n"
+    "not fit; scalable filters cannot be merged.\n"
     "  -o OUT      output file (may be one of the inputs)\n";
 
 /* Loads in[0] (a private copy: it is written to) and merges the others into

@@ -17,11 +17,9 @@
 #define BF_BLOOM_MAX_BITS ((uint64_t)1 << 48)
 #define BF_BLOOM_MAX_K 64u
 #define BF_COUNTER_MAX 15u
-#define BF_CUCKOO_SLOTS 4u
+#define BF_CUCKOO_SLOTS 4u /* bf_cuckoo_new_buckets' bucket size */
 #define BF_CUCKOO_MAX_BUCKETS ((uint64_t)1 << 44)
 #define BF_CUCKOO_MAX_KICKS 500u
-/* Load factor the sizing plans for (see cuckoo.c). */
-#define BF_CUCKOO_DESIGN_LOAD 0.94
 /* Bytes after the buckets in a saved cuckoo payload: count, victim index,
  * victim fingerprint, reserved (docs/format.md). */
 #define BF_CUCKOO_TRAILER_BYTES 24u
@@ -51,16 +49,33 @@ struct bf_counting {
     bf_cells t; /* first member: see bf__cells_new */
 };
 
-/* Cuckoo filter: num_buckets buckets of 4 slots of fp_bits bits; bucket j is
- * the fp_bits / 2 bytes at j * fp_bits / 2, a little-endian integer whose
- * bits [s f, (s+1) f) hold slot s. Fingerprint 0 marks an empty slot. */
+/* Cuckoo filter: num_buckets buckets of bucket_size slots of slot_bits
+ * bits; slot s of bucket i is the slot_bits bits at bit offset
+ * (i * bucket_size + s) * slot_bits of a little-endian bit array (bit j is
+ * bit j mod 8 of byte j / 8). Fingerprint 0 marks an empty slot. A
+ * semi-sorted bucket (4 slots) is one 4 * slot_bits-bit little-endian
+ * integer at bit offset i * 4 * slot_bits (cuckoo_semisort.c). The owned
+ * table has BF_CUCKOO_PAD zero bytes after its num_bytes, and a saved
+ * payload has the trailer there, so a 64-bit load at any slot stays in
+ * memory the object may read. */
+#define BF_CUCKOO_PAD 8u
 struct bf_cuckoo {
     uint8_t *table;       /* writable; NULL for a read-only view */
     const uint8_t *data;
     uint64_t num_buckets;
-    unsigned fp_bits;
-    unsigned bucket_bytes; /* fp_bits / 2 */
-    uint64_t num_bytes;    /* table bytes: num_buckets * bucket_bytes */
+    unsigned fp_bits;     /* f: fingerprints in [1, 2^f - 1] */
+    unsigned bucket_size; /* b */
+    unsigned flags;       /* 0 or BF_CUCKOO_SEMISORTED */
+    unsigned slot_bits;   /* bits a slot takes: f, or f - 1 semi-sorted */
+    uint64_t bucket_bits; /* b * slot_bits */
+    uint32_t fp_mask;     /* 2^f - 1 */
+    /* Lookups read a bucket `chunks` 64-bit loads at a time, each testing
+     * `chunk_slots` slots at once (the last one `last_slots`): lane masks
+     * for the "has a zero lane" test. */
+    unsigned chunks, chunk_slots;
+    uint64_t ones, highs, last_ones, last_highs;
+    unsigned lane_inv;     /* ceil(2^16 / fp_bits): bit / fp_bits as a multiply */
+    uint64_t num_bytes;    /* table bytes: ceil(num_buckets * bucket_bits / 8) */
     uint64_t count;        /* fingerprints stored, victim included */
     uint64_t victim_index;
     uint32_t victim_fp;    /* 0: no victim */
@@ -154,12 +169,64 @@ BF_HIDDEN void bf__cells_stats(bf_filter_stats *st, uint64_t cells, uint64_t set
 BF_HIDDEN uint64_t bf__bloom_bits_set(const bf_bloom *f);
 BF_HIDDEN unsigned bf__counting_get(const uint8_t *data, uint64_t i);
 
-/* Cuckoo internals. */
-BF_HIDDEN int bf__cuckoo_size(uint64_t n, double fpp, uint64_t *num_buckets, unsigned *fp_bits);
-BF_HIDDEN double bf__cuckoo_model_fpp(unsigned fp_bits, double load);
-/* The load sizing plans for with n keys (<= BF_CUCKOO_DESIGN_LOAD). */
-BF_HIDDEN double bf__cuckoo_design_load(uint64_t n);
+/* Cuckoo internals (cuckoo.c: the table; cuckoo_family.c: sizing,
+ * models, the family table; cuckoo_semisort.c: semi-sorted buckets). */
+BF_HIDDEN int bf__cuckoo_shape_check(unsigned bucket_size, unsigned fp_bits, unsigned flags);
+/* Table bytes of a valid shape (no overflow below BF_CUCKOO_MAX_BUCKETS). */
+BF_HIDDEN uint64_t bf__cuckoo_table_bytes(uint64_t num_buckets, unsigned bucket_size,
+                                          unsigned fp_bits, unsigned flags);
+/* Fills c's shape fields (everything else zero, no table); BF_EINVAL /
+ * BF_ETOOBIG as bf_cuckoo_new_table. */
+BF_HIDDEN int bf__cuckoo_shape(bf_cuckoo *c, uint64_t num_buckets, unsigned bucket_size,
+                               unsigned fp_bits, unsigned flags);
+/* An object of a valid shape; view: no table (decode points data at the
+ * payload). */
+BF_HIDDEN int bf__cuckoo_alloc(bf_cuckoo **out, uint64_t num_buckets, unsigned bucket_size,
+                               unsigned fp_bits, unsigned flags, bool view);
+BF_HIDDEN unsigned bf__cuckoo_bucket_occupied(const bf_cuckoo *f, uint64_t i);
 BF_HIDDEN uint64_t bf__cuckoo_occupied(const bf_cuckoo *f);
 BF_HIDDEN double bf__cuckoo_est_fpp(const bf_cuckoo *f);
+/* Adds src's fingerprints to dst (same shape): BF_EFULL leaves dst as it was. */
+BF_HIDDEN int bf__cuckoo_merge(bf_cuckoo *dst, const bf_cuckoo *src);
+/* The load sizing plans for: b slots, f bits, n keys. */
+BF_HIDDEN double bf__cuckoo_design_load(unsigned bucket_size, unsigned fp_bits, uint64_t n);
+
+/* Semi-sorted buckets (4 slots): a bucket value of 4 * (f - 1) bits to the
+ * four fingerprints (sorted by low nibble), and back. Decoding never reads
+ * outside its table, whatever the value. */
+#define BF_CUCKOO_SS_CODES 3876u /* multisets of 4 nibbles: C(19, 4) */
+/* Builds the code table once; called by every object of this layout. */
+BF_HIDDEN void bf__cuckoo_ss_init(void);
+/* The table: code -> the sorted nibbles n0 | n1 << 4 | n2 << 8 | n3 << 12. */
+BF_HIDDEN extern uint16_t bf__cuckoo_ss_nibbles[BF_CUCKOO_SS_CODES];
+/* Whether a semi-sorted bucket value v of f-bit fingerprints holds fp: its
+ * low nibble among the code's nibbles and its upper bits in the same slot. A
+ * damaged code (>= 3876: only in an unverified view) reads entry 0. */
+static inline bool bf__cuckoo_ss_has(uint64_t v, unsigned f, uint32_t fp) {
+    /* Exact zero-lane masks (no borrow between lanes): the upper parts
+     * equal to fp's upper bits, at bits w j + w - 1 (w = f - 4 bits a lane),
+     * first, from the bucket alone: for a key that is absent they rarely
+     * match (4 / 2^w), and the code table is not read. Then the nibbles
+     * equal to fp's low nibble, at bits 4j + 3. */
+    const unsigned w = f - 4;
+    const uint64_t one = ((uint64_t)1 << w) | 1, ones = one | one << (2 * w);
+    const uint64_t highs = ones << (w - 1), lows = highs - ones;
+    uint64_t x = ((v >> 12) & (((uint64_t)1 << (4 * w)) - 1)) ^ ((uint64_t)(fp >> 4) * ones);
+    uint64_t zu = ~(((x & lows) + lows) | x) & highs;
+    if (!zu) return false;
+    unsigned code = (unsigned)(v & 0xfff);
+    uint64_t nib = bf__cuckoo_ss_nibbles[code < BF_CUCKOO_SS_CODES ? code : 0];
+    uint64_t y = nib ^ ((fp & 15u) * 0x1111u);
+    uint64_t zn = ~(((y & 0x7777u) + 0x7777u) | y) & 0x8888u;
+    /* Lane j of zu to bit 4j + 3. */
+    uint64_t zu4 = ((zu >> (w - 1)) & 1) << 3 | ((zu >> (2 * w - 1)) & 1) << 7 |
+                   ((zu >> (3 * w - 1)) & 1) << 11 | ((zu >> (4 * w - 1)) & 1) << 15;
+    return (zn & zu4) != 0;
+}
+BF_HIDDEN void bf__cuckoo_ss_decode(uint64_t v, unsigned f, uint32_t fp[4]);
+/* Sorts fp (by low nibble, then the rest) and encodes it. */
+BF_HIDDEN uint64_t bf__cuckoo_ss_encode(uint32_t fp[4], unsigned f);
+/* Whether a bucket value's 12-bit code is a valid one. */
+BF_HIDDEN bool bf__cuckoo_ss_valid(uint64_t v);
 
 #endif

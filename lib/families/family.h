@@ -36,6 +36,9 @@ struct bf_keys;
 typedef struct bf_native_params {
     uint64_t p0;
     uint32_t p1, p2, p3;
+    /* The format version: check reads the file's; encode may raise it from
+     * 1 when the payload needs a newer version (docs/format.md). */
+    unsigned version;
 } bf_native_params;
 
 typedef struct bf_family_ops {

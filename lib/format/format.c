@@ -45,7 +45,7 @@ int bf__header_read(const void *buf, size_t len, bf_native_header *h) {
     if (len < BF_HEADER_BYTES) return BF_ETRUNCATED;
     if (bf_load_le32(b + 44) != header_check(b)) return BF_ECORRUPT;
     h->version = bf_load_le16(b + 4);
-    if (h->version != BF_FORMAT_VERSION) return BF_EVERSION;
+    if (h->version < 1 || h->version > BF_FORMAT_VERSION) return BF_EVERSION;
     h->family = b[6];
     h->flags = b[7];
     if (!bf__family_ops((bf_family)h->family)) return BF_EFAMILY;
@@ -58,6 +58,7 @@ int bf__header_read(const void *buf, size_t len, bf_native_header *h) {
     h->params.p1 = bf_load_le32(b + 32);
     h->params.p2 = bf_load_le32(b + 36);
     h->params.p3 = bf_load_le32(b + 40);
+    h->params.version = h->version;
     h->payload_len = bf_load_le64(b + 48);
     h->payload_check = bf_load_le64(b + 56);
     if (h->payload_len > len - BF_HEADER_BYTES) return BF_ETRUNCATED;
@@ -88,12 +89,13 @@ int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written) {
     uint8_t *payload = out + BF_HEADER_BYTES;
     bf_native_header h;
     memset(&h, 0, sizeof h);
-    h.version = BF_FORMAT_VERSION;
     h.family = (uint8_t)f->ops->id;
     h.seed = f->ops->seed(f->obj);
     h.flags = h.seed ? BF_FLAG_KEYED : 0;
     h.payload_len = need - BF_HEADER_BYTES;
+    h.params.version = 1; /* the lowest that can express the filter */
     f->ops->encode(f->obj, &h.params, payload);
+    h.version = (uint16_t)h.params.version;
     /* The recorded count, raised to the least the content implies, so that
      * filters filled through the family functions save images that load. */
     uint64_t least = f->ops->least_inserts(f->obj);
@@ -112,6 +114,14 @@ static int parse(const void *buf, size_t len, bf_native_header *h, const bf_fami
     if (rc) return rc;
     *ops = bf__family_ops((bf_family)h->family);
     const uint8_t *payload = (const uint8_t *)buf + BF_HEADER_BYTES;
+    /* A filter is saved in the lowest version that can express it, so an
+     * image that passes as version 1 is refused under a later number
+     * (saving it again would change the header). */
+    if (h->version > 1) {
+        bf_native_params v1 = h->params;
+        v1.version = 1;
+        if ((*ops)->check(&v1, payload, h->payload_len) == BF_OK) return BF_ECORRUPT;
+    }
     if ((rc = (*ops)->check(&h->params, payload, h->payload_len))) return rc;
     /* Exactly header + payload: trailing bytes are refused too. */
     if ((uint64_t)len - BF_HEADER_BYTES != h->payload_len) return BF_ECORRUPT;

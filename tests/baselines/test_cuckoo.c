@@ -51,7 +51,7 @@ Test(cuckoo, fill_to_failure_keeps_every_key) {
     }
 }
 
-static double cuckoo_model(unsigned f, double load) { return bf__cuckoo_model_fpp(f, load); }
+static double cuckoo_model(unsigned f, double load) { return bf_cuckoo_model_fpp(4, f, load); }
 
 Test(cuckoo, fpr_matches_model) {
     const unsigned bits[3] = {8, 12, 16};
@@ -205,40 +205,124 @@ Test(cuckoo, any_table_size) {
     }
     bf_cuckoo *c;
     cr_assert_eq(bf_cuckoo_new_buckets(&c, 0, 12), BF_EINVAL);
-    cr_assert_eq(bf_cuckoo_new_buckets(&c, 10, 10), BF_EINVAL);
-    cr_assert_eq(bf_cuckoo_new_buckets(&c, 10, 32), BF_EINVAL);
+    cr_assert_eq(bf_cuckoo_new_buckets(&c, 10, 3), BF_EINVAL);
+    cr_assert_eq(bf_cuckoo_new_buckets(&c, 10, 33), BF_EINVAL);
     cr_assert_eq(bf_cuckoo_new(&c, 10, 0.0), BF_EINVAL);
 }
 
 Test(cuckoo, sizing_holds_n_keys) {
-    /* bf_cuckoo_new(n, fpp) must take n keys: every n up to 600, and a few
-     * larger ones, with several key sets each. */
+    /* bf_cuckoo_new_shape(n, fpp, b, 0) must take n keys: every n up to
+     * 600, and a few larger ones, for each fast bucket size and the free
+     * choice. */
     const double fpps[3] = {0.05, 0.003, 0.0001};
+    const unsigned sizes[5] = {0, 1, 2, 4, 8};
     uint64_t s = 12;
-    for (unsigned t = 0; t < 3; t++)
-        for (uint64_t n = 1; n <= 3000; n += n < 600 ? 1 : 97) {
-            bf_cuckoo *c;
-            cr_assert_eq(bf_cuckoo_new(&c, n, fpps[t]), BF_OK);
-            cr_assert_eq(bf_cuckoo_num_buckets(c) % 2, 0);
-            double load = (double)n / (4.0 * (double)bf_cuckoo_num_buckets(c));
-            cr_assert_leq(cuckoo_model(bf_cuckoo_fingerprint_bits(c), load), fpps[t]);
-            for (uint64_t i = 0; i < n; i++)
-                cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_OK, "n=%lu fpp=%g",
-                             (unsigned long)n, fpps[t]);
-            bf_cuckoo_free(c);
+    for (unsigned bi = 0; bi < 5; bi++)
+        for (unsigned t = 0; t < 3; t++)
+            for (uint64_t n = 1; n <= 3000; n += n < 600 ? 1 : 97) {
+                bf_cuckoo *c;
+                cr_assert_eq(bf_cuckoo_new_shape(&c, n, fpps[t], sizes[bi], 0), BF_OK);
+                cr_assert_eq(bf_cuckoo_num_buckets(c) % 2, 0);
+                unsigned b = bf_cuckoo_bucket_size(c);
+                if (sizes[bi]) cr_assert_eq(b, sizes[bi]);
+                double load = (double)n / ((double)b * (double)bf_cuckoo_num_buckets(c));
+                cr_assert_leq(bf_cuckoo_model_fpp(b, bf_cuckoo_fingerprint_bits(c), load), fpps[t]);
+                for (uint64_t i = 0; i < n; i++)
+                    cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_OK, "n=%lu fpp=%g b=%u",
+                                 (unsigned long)n, fpps[t], b);
+                bf_cuckoo_free(c);
+            }
+}
+
+/* The free choice is the cheapest of every fixed shape it considers, and
+ * never costlier than the 4-slot, 8/12/16-bit choice of format version 1. */
+Test(cuckoo, sizing_picks_the_cheapest_shape) {
+    const double fpps[6] = {0.1, 0.03, 0.01, 0.001, 0.0001, 1e-7};
+    const unsigned sizes[4] = {1, 2, 4, 8};
+    for (unsigned t = 0; t < 6; t++) {
+        bf_cuckoo_sizing best, z;
+        cr_assert_eq(bf_cuckoo_size_for(1000000, fpps[t], 0, 0, 0, &best), BF_OK);
+        cr_assert_leq(best.model_fpp, fpps[t]);
+        for (unsigned j = 0; j < 4; j++)
+            for (unsigned f = 4; f <= 32; f++) {
+                cr_assert_eq(bf_cuckoo_size_for(1000000, fpps[t], sizes[j], f, 0, &z), BF_OK);
+                cr_assert_leq(z.model_fpp, fpps[t]);
+                cr_assert_geq(z.num_bytes, best.num_bytes, "fpp %g: b=%u f=%u beats b=%u f=%u",
+                              fpps[t], sizes[j], f, best.bucket_size, best.fp_bits);
+            }
+        double v1 = INFINITY;
+        for (unsigned f = 8; f <= 16; f += 4) {
+            cr_assert_eq(bf_cuckoo_size_for(1000000, fpps[t], 4, f, 0, &z), BF_OK);
+            if ((double)z.num_bytes < v1) v1 = (double)z.num_bytes;
         }
-    /* Large n: the design load 0.94 and the expected fingerprint sizes. */
-    bf_sizing z;
-    cr_assert_eq(bf_size_for(BF_FAMILY_CUCKOO, 1000000, 0.01, &z), BF_OK);
-    cr_assert_eq(z.fp_bits, 12);
-    cr_assert_float_eq(z.bits_per_key, 12 / 0.94, 0.01);
-    cr_assert_eq(bf_size_for(BF_FAMILY_CUCKOO, 1000000, 0.001, &z), BF_OK);
-    cr_assert_eq(z.fp_bits, 16);
-    cr_assert_eq(bf_size_for(BF_FAMILY_CUCKOO, 1000000, 0.05, &z), BF_OK);
-    cr_assert_eq(z.fp_bits, 8);
-    /* Below what 16 bits give at 94% load, the table runs emptier. */
-    cr_assert_eq(bf_size_for(BF_FAMILY_CUCKOO, 1000000, 0.00001, &z), BF_OK);
-    cr_assert_eq(z.fp_bits, 16);
-    cr_assert_leq(z.model_fpp, 0.00001);
-    cr_assert_gt(z.bits_per_key, 16 / 0.94 * 1.5);
+        cr_log_info("fpp %g: b=%u f=%u, %.2f bits/key at load %.3f (4 slots, 8/12/16 bits: %.2f)",
+                    fpps[t], best.bucket_size, best.fp_bits, best.bits_per_key, best.load,
+                    8 * v1 / 1e6);
+        cr_assert_leq((double)best.num_bytes, v1);
+        /* The generic sizing reports the same. */
+        bf_sizing g;
+        cr_assert_eq(bf_size_for(BF_FAMILY_CUCKOO, 1000000, fpps[t], &g), BF_OK);
+        cr_assert_eq(g.num_bytes, best.num_bytes);
+        cr_assert_eq(g.bucket_size, best.bucket_size);
+        cr_assert_eq(g.fp_bits, best.fp_bits);
+    }
+    /* Semi-sorted sizing: b = 4, f - 1 bits a slot. */
+    bf_cuckoo_sizing z;
+    cr_assert_eq(bf_cuckoo_size_for(1000000, 0.01, 0, 0, BF_CUCKOO_SEMISORTED, &z), BF_OK);
+    cr_assert_eq(z.bucket_size, 4);
+    cr_assert_eq(z.flags, BF_CUCKOO_SEMISORTED);
+    cr_assert_eq(z.num_bytes, (z.num_buckets * 4 * (z.fp_bits - 1) + 7) / 8);
+    cr_assert_eq(bf_cuckoo_size_for(1000000, 0.01, 2, 0, BF_CUCKOO_SEMISORTED, &z), BF_EINVAL);
+    cr_assert_eq(bf_cuckoo_size_for(1000000, 0.01, 4, 20, BF_CUCKOO_SEMISORTED, &z), BF_EINVAL);
+}
+
+/* The load at which inserts first fail, against bf_cuckoo_model_load, for
+ * the fast bucket sizes: tables of 2^17 slots, 16-bit fingerprints. */
+Test(cuckoo, load_at_failure_matches_model) {
+    const unsigned sizes[4] = {1, 2, 4, 8};
+    for (unsigned j = 0; j < 4; j++) {
+        const uint64_t nb = ((uint64_t)1 << 17) / sizes[j];
+        bf_cuckoo *c;
+        cr_assert_eq(bf_cuckoo_new_table(&c, nb, sizes[j], 16, 0), BF_OK);
+        size_t cap = (size_t)(nb * sizes[j] + 2);
+        uint64_t *keys = malloc(cap * sizeof *keys);
+        size_t n = fill_to_failure(c, keys, cap, 300 + j);
+        double load = (double)n / (double)(nb * sizes[j]), model = bf_cuckoo_model_load(sizes[j]);
+        cr_log_info("b=%u: load at failure %.4f, model %.4f", sizes[j], load, model);
+        cr_assert(fabs(load - model) <= 0.02, "b=%u: load %.4f, model %.4f", sizes[j], load, model);
+        free(keys);
+        bf_cuckoo_free(c);
+    }
+}
+
+/* Semi-sorted buckets: every code decodes to sorted nibbles that encode back
+ * to it, and any four fingerprints survive an encode and decode (as a
+ * multiset). */
+Test(cuckoo, semisorted_codes_round_trip) {
+    bf_cuckoo *c;
+    cr_assert_eq(bf_cuckoo_new_table(&c, 2, 4, 9, BF_CUCKOO_SEMISORTED), BF_OK);
+    for (unsigned code = 0; code < BF_CUCKOO_SS_CODES; code++) {
+        uint32_t fp[4];
+        bf__cuckoo_ss_decode(code, 9, fp);
+        for (unsigned j = 1; j < 4; j++) cr_assert_leq(fp[j - 1] & 15, fp[j] & 15);
+        cr_assert_eq(bf__cuckoo_ss_encode(fp, 9), code, "code %u", code);
+    }
+    uint64_t s = 9;
+    for (unsigned t = 0; t < 100000; t++) {
+        unsigned f = 5 + (unsigned)(t % 13);
+        uint32_t fp[4], back[4];
+        for (unsigned j = 0; j < 4; j++) fp[j] = (uint32_t)(tu_next(&s) & ((1u << f) - 1));
+        uint32_t copy[4] = {fp[0], fp[1], fp[2], fp[3]};
+        uint64_t v = bf__cuckoo_ss_encode(copy, f);
+        cr_assert(bf__cuckoo_ss_valid(v));
+        cr_assert_lt(v >> 1 >> (4 * (f - 1) - 1), 1, "f=%u: value wider than 4(f - 1) bits", f);
+        bf__cuckoo_ss_decode(v, f, back);
+        for (unsigned j = 0; j < 4; j++) {
+            cr_assert(bf__cuckoo_ss_has(v, f, fp[j]) || fp[j] == 0 || (fp[j] >> 4) >> (f - 4));
+            unsigned a = 0, b = 0;
+            for (unsigned k = 0; k < 4; k++) a += fp[k] == fp[j], b += back[k] == fp[j];
+            cr_assert_eq(a, b, "f=%u: fingerprint %u x%u in, x%u out", f, fp[j], a, b);
+        }
+    }
+    bf_cuckoo_free(c);
 }

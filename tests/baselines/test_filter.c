@@ -180,6 +180,16 @@ Test(filter, merge) {
         int rc = bf_filter_merge(a, b);
         if (!can_merge(families[i])) {
             cr_assert_eq(rc, BF_EUNSUPPORTED);
+        } else if (families[i] == BF_FAMILY_CUCKOO) {
+            /* 5000 fingerprints cannot fit a table sized for 3000: refused,
+             * and a is as it was. */
+            cr_assert_eq(rc, BF_EFULL);
+            s = 1;
+            for (int j = 0; j < 3000; j++) cr_assert(bf_filter_contains_hash(a, tu_next(&s)));
+            bf_filter_stats st;
+            bf_filter_get_stats(a, &st);
+            cr_assert_eq(st.inserted, 3000);
+            cr_assert_eq(bf_cuckoo_count(bf_filter_cuckoo(a)), 3000);
         } else {
             cr_assert_eq(rc, BF_OK);
             s = 1;
@@ -518,7 +528,7 @@ static int load_with(const uint8_t *buf, size_t len, void (*edit)(bf_native_head
 
 static void k_zero(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 0; }
 static void k_65(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 65; }
-static void fp_bits_10(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 10; }
+static void fp_bits_3(bf_native_header *h, uint8_t *p) { (void)p, h->params.p1 = 3; }
 static void p2_wrong(bf_native_header *h, uint8_t *p) { (void)p, h->params.p2 ^= 1; }
 static void flags_unknown(bf_native_header *h, uint8_t *p) { (void)p, h->params.p2 |= 0x80; }
 static void p3_set(bf_native_header *h, uint8_t *p) { (void)p, h->params.p3 = 1; }
@@ -529,7 +539,12 @@ static void len_minus(bf_native_header *h, uint8_t *p) { (void)p, h->payload_len
 static void inserted_zero(bf_native_header *h, uint8_t *p) { (void)p, h->inserted = 0; }
 static void nothing(bf_native_header *h, uint8_t *p) { (void)h, (void)p; }
 static void payload_byte(bf_native_header *h, uint8_t *p) { (void)h, p[3] ^= 0x10; }
+static void version_next(bf_native_header *h, uint8_t *p) { (void)p, h->version = BF_FORMAT_VERSION + 1; }
+static void version_0(bf_native_header *h, uint8_t *p) { (void)p, h->version = 0; }
+static void version_1(bf_native_header *h, uint8_t *p) { (void)p, h->version = 1; }
 static void version_2(bf_native_header *h, uint8_t *p) { (void)p, h->version = 2; }
+static void table_last_byte_high(bf_native_header *h, uint8_t *p) { p[h->payload_len - 25] |= 0x80; }
+static void first_code_bad(bf_native_header *h, uint8_t *p) { (void)h, p[0] = 0xff, p[1] |= 0x0f; }
 static void family_9(bf_native_header *h, uint8_t *p) { (void)p, h->family = 9; }
 static void seed_unkeyed(bf_native_header *h, uint8_t *p) { (void)p, h->seed = 5, h->flags = 0; }
 static void flags_high(bf_native_header *h, uint8_t *p) { (void)p, h->flags |= 4; }
@@ -543,6 +558,32 @@ static void cuckoo_victim_fp(bf_native_header *h, uint8_t *p) {
     bf_store_le32(p + h->payload_len - 8, 1u << h->params.p1);
 }
 static void cuckoo_reserved(bf_native_header *h, uint8_t *p) { p[h->payload_len - 1] = 1; }
+
+/* Cuckoo shapes of format version 2: a version-1 header is refused, so are
+ * bits past the last slot and semi-sorted codes >= 3876. */
+Test(format, cuckoo_shapes_crafted) {
+    static const struct { uint64_t nb; unsigned b, f, flags; } shapes[3] = {
+        {101, 3, 5, 0}, {51, 4, 9, BF_CUCKOO_SEMISORTED}, {33, 1, 13, 0}};
+    for (unsigned t = 0; t < 3; t++) {
+        bf_cuckoo *c = NULL;
+        bf_filter *f = NULL;
+        cr_assert_eq(bf_cuckoo_new_table(&c, shapes[t].nb, shapes[t].b, shapes[t].f, shapes[t].flags),
+                     BF_OK);
+        cr_assert_eq(bf_filter_from_cuckoo(&f, c), BF_OK);
+        for (uint64_t j = 0; j < 20; j++) cr_assert_eq(bf_filter_insert_hash(f, j * 0x9e3779b97f4a7c15ULL), BF_OK);
+        size_t len;
+        uint8_t *buf = saved(f, &len);
+        cr_assert_eq(buf[4], 2);
+        cr_assert_eq(load_with(buf, len, nothing, true), BF_OK);
+        cr_assert_eq(load_with(buf, len, version_1, true), BF_ECORRUPT);
+        /* 303 * 5 and 33 * 13 bits: the last byte has padding bits (the
+         * semi-sorted table, 51 * 32 bits, has none). */
+        if (shapes[t].flags) cr_assert_eq(load_with(buf, len, first_code_bad, true), BF_ECORRUPT);
+        else cr_assert_eq(load_with(buf, len, table_last_byte_high, true), BF_ECORRUPT);
+        free(buf);
+        bf_filter_free(f);
+    }
+}
 
 Test(format, crafted_inconsistent_fields_rejected) {
     for (unsigned i = 0, nf = nfam(); i < nf; i++) {
@@ -562,7 +603,11 @@ Test(format, crafted_inconsistent_fields_rejected) {
         uint8_t *buf = saved(f, &len);
         cr_assert_eq(load_with(buf, len, nothing, true), BF_OK);
         cr_assert_eq(load_with(buf, len, payload_byte, false), BF_ECORRUPT);
-        cr_assert_eq(load_with(buf, len, version_2, true), BF_EVERSION);
+        cr_assert_eq(load_with(buf, len, version_next, true), BF_EVERSION);
+        cr_assert_eq(load_with(buf, len, version_0, true), BF_EVERSION);
+        /* Version 2 only for what version 1 cannot express. */
+        cr_assert_eq(load_with(buf, len, buf[4] == 1 ? version_2 : version_1, true), BF_ECORRUPT,
+                     "%s", bf_family_name(fam));
         cr_assert_eq(load_with(buf, len, family_9, true), BF_EFAMILY);
         cr_assert_eq(load_with(buf, len, seed_unkeyed, true), BF_ECORRUPT);
         cr_assert_eq(load_with(buf, len, flags_high, true), BF_ECORRUPT);
@@ -586,7 +631,7 @@ Test(format, crafted_inconsistent_fields_rejected) {
             cr_assert_eq(load_with(buf, len, last_byte_ff, true), BF_ECORRUPT);
             break;
         case BF_FAMILY_CUCKOO:
-            cr_assert_eq(load_with(buf, len, fp_bits_10, true), BF_ECORRUPT);
+            cr_assert_eq(load_with(buf, len, fp_bits_3, true), BF_ECORRUPT);
             cr_assert_eq(load_with(buf, len, p2_wrong, true), BF_ECORRUPT);
             cr_assert_eq(load_with(buf, len, cuckoo_count, true), BF_ECORRUPT);
             cr_assert_eq(load_with(buf, len, cuckoo_victim_index, true), BF_ECORRUPT);
@@ -657,6 +702,11 @@ Test(format, insert_count_saturates) {
         if (can_merge(fam)) {
             bf_filter *twin;
             cr_assert_eq(bf_filter_load(&twin, buf, len), BF_OK);
+            /* A cuckoo table cannot take its keys twice: merge an emptied
+             * twin (removes do not lower its count). */
+            uint64_t s7 = 7;
+            if (fam == BF_FAMILY_CUCKOO)
+                for (int j = 0; j < 100; j++) cr_assert_eq(bf_filter_remove_hash(twin, tu_next(&s7)), BF_OK);
             cr_assert_eq(bf_filter_merge(g, twin), BF_OK);
             cr_assert_eq(bf_filter_get_stats(g, &st), BF_OK);
             cr_assert_eq(st.inserted, UINT64_MAX, "%s: merge", bf_family_name(fam));
@@ -712,7 +762,7 @@ Test(format, allocation_failures_leak_nothing) {
 Test(filter, large_batches_match_single_calls) {
     /* Past 1 MiB the batch paths prefetch: same answers, same bits. The hash
      * array is read at an odd address too. */
-    const uint64_t ns[4] = {100000, 1000000, 300000, 700000};
+    const uint64_t ns[4] = {100000, 1000000, 300000, 1000000};
     for (unsigned i = 0, nf = nfam(); i < nf; i++) {
         const size_t n = (size_t)ns[i % 4];
         uint64_t *keys = tb_keys(n, 50 + i);
@@ -723,7 +773,8 @@ Test(filter, large_batches_match_single_calls) {
          * chain's layers have their own batch kernels). */
         if (families[i] == BF_FAMILY_BLOOM || families[i] == BF_FAMILY_COUNTING ||
             families[i] == BF_FAMILY_CUCKOO)
-            cr_assert_geq(bf_filter_num_bytes(a), BF_BASELINE_PREFETCH_MIN_BYTES);
+            cr_assert_geq(bf_filter_num_bytes(a), BF_BASELINE_PREFETCH_MIN_BYTES, "%s",
+                          bf_family_name(families[i]));
         uint8_t *raw = malloc(n * 8 + 1);
         memcpy(raw + 1, keys, n * 8);
         size_t done;

@@ -11,6 +11,10 @@
  * filter built here, every inserted key present; re-saving gives the image
  * back. For the SBBF the payload is also Parquet's bitset: serialised to
  * Parquet and read back it answers alike.
+ * Cuckoo filters of other shapes than bf_filter_new's have images of
+ * their own (native/cuckoo-*.bflt, the `shapes` below): bucket sizes 1 to
+ * 255, fingerprints of 4 to 32 bits, semi-sorted buckets (format version
+ * 2), and cuckoo-v1.bflt, written by the 4-slot-only format version 1.
  * Exit status 0 on success, 1 on failure.
  */
 #include "blockfilter.h"
@@ -37,12 +41,42 @@ static uint64_t seed_for(bf_family fam) {
     return fam == BF_FAMILY_SBBF ? 0 : 0x5eed5eed00000000ull + (uint64_t)fam;
 }
 
+/* An image: a family's bf_filter_new(500, 0.01), or a cuckoo table of a
+ * given shape (num_buckets != 0). */
+typedef struct image {
+    bf_family fam;
+    const char *name;
+    uint64_t num_buckets;
+    unsigned bucket_size, fp_bits, flags;
+    unsigned version; /* format version of the image */
+} image;
+
+static const image shapes[] = {
+    {BF_FAMILY_CUCKOO, "cuckoo-v1", 144, 4, 12, 0, 1},
+    {BF_FAMILY_CUCKOO, "cuckoo-b1-f13", 1000, 1, 13, 0, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b2-f7", 300, 2, 7, 0, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b3-f5", 240, 3, 5, 0, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b4-f32", 150, 4, 32, 0, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b8-f17", 75, 8, 17, 0, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b255-f32", 2, 255, 32, 0, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b4-f9-semisorted", 150, 4, 9, BF_CUCKOO_SEMISORTED, 2},
+    {BF_FAMILY_CUCKOO, "cuckoo-b4-f16-semisorted", 150, 4, 16, BF_CUCKOO_SEMISORTED, 2},
+};
+
 /* The filter every image holds: NKEYS byte-string keys, the first NREMOVED
  * removed again where the family can remove. */
-static bf_filter *build(bf_family fam) {
+static bf_filter *build(const image *im) {
+    bf_family fam = im->fam;
     bf_filter *f = NULL;
-    int rc = bf_filter_new(&f, fam, 500, 0.01);
-    CHECK(rc == BF_OK, "%s: new: %d", bf_family_name(fam), rc);
+    int rc;
+    if (im->num_buckets) {
+        bf_cuckoo *c = NULL;
+        rc = bf_cuckoo_new_table(&c, im->num_buckets, im->bucket_size, im->fp_bits, im->flags);
+        if (rc == BF_OK && (rc = bf_filter_from_cuckoo(&f, c)) != BF_OK) bf_cuckoo_free(c);
+    } else {
+        rc = bf_filter_new(&f, fam, 500, 0.01);
+    }
+    CHECK(rc == BF_OK, "%s: new: %d", im->name, rc);
     if (rc) return NULL;
     CHECK(bf_filter_set_seed(f, seed_for(fam)) == BF_OK, "set seed");
     char k[32];
@@ -97,14 +131,15 @@ static void resaves_to(const char *what, const bf_filter *g, const uint8_t *img,
     free(again);
 }
 
-static void check_family(bf_family fam) {
-    const char *name = bf_family_name(fam);
-    char rel[64];
+static void check_image(const image *im) {
+    const bf_family fam = im->fam;
+    const char *name = im->name;
+    char rel[96];
     snprintf(rel, sizeof rel, "native/%s.bflt", name);
     size_t len = 0;
     uint8_t *img = tu_read_data(rel, &len);
     CHECK(img != NULL, "%s: no known-answer image %s (write it with --write)", name, rel);
-    bf_filter *f = build(fam);
+    bf_filter *f = build(im);
     if (!img || !f) {
         free(img);
         bf_filter_free(f);
@@ -113,7 +148,7 @@ static void check_family(bf_family fam) {
 
     /* The header, read byte by byte. */
     CHECK(len >= BF_HEADER_BYTES && memcmp(img, "BFLT", 4) == 0, "%s: magic", name);
-    CHECK(le(img + 4, 2) == BF_FORMAT_VERSION, "%s: version", name);
+    CHECK(le(img + 4, 2) == im->version, "%s: version", name);
     CHECK(img[6] == (uint8_t)fam, "%s: family byte", name);
     CHECK(le(img + 8, 8) == seed_for(fam), "%s: seed", name);
     CHECK(img[7] == (seed_for(fam) ? 1 : 0), "%s: keyed flag", name);
@@ -182,17 +217,37 @@ static void check_family(bf_family fam) {
     free(img);
 }
 
+/* The images: one per family, then the cuckoo shapes. */
+static size_t images(image *out, size_t cap) {
+    size_t n = 0;
+    for (unsigned id = 1; id < 256 && n < cap; id++) {
+        if (!bf_family_name((bf_family)id)) continue;
+        image im = {(bf_family)id, bf_family_name((bf_family)id), 0, 0, 0, 0, 1};
+        /* bf_filter_new's cuckoo shape may need version 2. */
+        if (id == BF_FAMILY_CUCKOO) {
+            bf_sizing z;
+            if (bf_size_for(BF_FAMILY_CUCKOO, 500, 0.01, &z) == BF_OK &&
+                !(z.bucket_size == 4 && (z.fp_bits == 8 || z.fp_bits == 12 || z.fp_bits == 16)))
+                im.version = 2;
+        }
+        out[n++] = im;
+    }
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0] && n < cap; i++) out[n++] = shapes[i];
+    return n;
+}
+
 /* --write DIR: (re)writes the images. Run on a little-endian host and
  * commit what changes only with a format change. */
 static int write_images(const char *dir) {
-    for (unsigned id = 1; id < 256; id++) {
-        if (!bf_family_name((bf_family)id)) continue;
-        bf_filter *f = build((bf_family)id);
+    image all[300];
+    size_t count = images(all, 300);
+    for (size_t i = 0; i < count; i++) {
+        bf_filter *f = build(&all[i]);
         if (!f) return 1;
         size_t len;
         uint8_t *img = save(f, &len);
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s.bflt", dir, bf_family_name((bf_family)id));
+        snprintf(path, sizeof path, "%s/%s.bflt", dir, all[i].name);
         FILE *fp = fopen(path, "wb");
         int ok = fp && img && fwrite(img, 1, len, fp) == len;
         if (fp && fclose(fp) != 0) ok = 0;
@@ -206,13 +261,15 @@ static int write_images(const char *dir) {
 
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--write") == 0) return write_images(argv[2]);
+    image all[300];
+    size_t count = images(all, 300);
     unsigned families = 0;
-    for (unsigned id = 1; id < 256; id++) {
-        if (!bf_family_name((bf_family)id)) continue;
-        families++;
-        check_family((bf_family)id);
+    for (size_t i = 0; i < count; i++) {
+        families += all[i].num_buckets == 0;
+        check_image(&all[i]);
     }
     CHECK(families >= 4, "families known: %u", families);
-    printf("native known answers (%u families): %lu passed, %lu failed\n", families, passed, failed);
+    printf("native known answers (%u families, %zu images): %lu passed, %lu failed\n", families,
+           count, passed, failed);
     return failed ? 1 : 0;
 }

@@ -14,7 +14,6 @@ whose schema drifted, or a quoted number that no generator writes any more,
 fails here, on machines without LaTeX too. Exits 77 (skipped) when
 matplotlib is missing.
 """
-import argparse
 import os
 import re
 import subprocess
@@ -26,13 +25,8 @@ PY = "/usr/bin/python3"
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--numbers-exe", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    docs_common.add_once_per_cpu(ap)
-    args = ap.parse_args()
-    if docs_common.skipped_for_kernel(args):
+    args = docs_common.parse_check_args(__doc__, "--numbers-exe")
+    if args is None:
         return 77
     src = os.path.abspath(args.source)
     work = os.path.abspath(args.work)

@@ -21,3 +21,17 @@ def skipped_for_kernel(args):
         print("skipped under BLOCKFILTER_KERNEL=%s: runs once, under the %s setup" % (forced, best))
         return True
     return False
+
+
+def parse_check_args(doc, exe_option):
+    """The arguments of a check script: exe_option (the program it runs),
+    --source, --work and --once-per-cpu. None when it is skipped for the
+    forced kernel (the caller exits 77)."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(exe_option, required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    add_once_per_cpu(ap)
+    args = ap.parse_args()
+    return None if skipped_for_kernel(args) else args

@@ -9,7 +9,10 @@
  *           followed by "\tmaybe": no key is lost, split, merged or reordered
  *           by the chunked reader. Bits 4-7 of byte 1, when not 0, set the
  *           read buffer (BF_CLI_CHUNK_BYTES) to 1..15 bytes for build and
- *           16 - that for the query, so that lines straddle chunks;
+ *           16 - that for the query, so that lines straddle chunks. For
+ *           the cuckoo family, byte 0 >> 3, when not 0, picks a shape:
+ *           --bucket-size (bits 3-5) and --fingerprint-bits (bits 6-7), or
+ *           --semisorted;
  *   mode 1: info [--json] on the input as a filter file;
  *   mode 2: query the input as a filter file (bits 4-7 of byte 1: read
  *           buffer bytes, as in mode 0);
@@ -198,7 +201,7 @@ static void build_and_query(const uint8_t *data, size_t size, unsigned chunk, in
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     setup();
-    unsigned mode = data[0] % 8u, opt = data[1];
+    unsigned mode = data[0] % 8u, opt = data[1], shape = data[0] >> 3;
     data += 2;
     size -= 2;
     unlink(filt_path);
@@ -209,9 +212,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static char *fams[] = {"sbbf", "bloom", "counting", "cuckoo"};
         char *crlf = (opt & 4u) ? "--crlf" : "--quiet";
         char *keyed = (opt & 8u) ? "--keyed" : "--quiet";
-        char *args[] = {"--family", fams[opt & 3u], crlf, keyed};
+        char *args[9] = {"--family", fams[opt & 3u], crlf, keyed};
+        int nargs = 4;
+        if ((opt & 3u) == 3u && shape) {
+            static char *sizes[] = {"1", "2", "3", "4", "8", "16", "255", "4"};
+            static char *bits[] = {"4", "7", "17", "32"};
+            static char *ss_bits[] = {"5", "9", "16", "17"};
+            args[nargs++] = "--bucket-size";
+            args[nargs++] = sizes[shape & 7u];
+            args[nargs++] = "--fingerprint-bits";
+            args[nargs++] = (shape & 7u) == 7u ? ss_bits[shape >> 3] : bits[shape >> 3];
+            if ((shape & 7u) == 7u) args[nargs++] = "--semisorted";
+        }
         /* Only a cuckoo filter may refuse keys (BF_EFULL). */
-        build_and_query(data, size, opt >> 4, (opt & 4u) != 0, args, 4, (opt & 3u) == 3u);
+        build_and_query(data, size, opt >> 4, (opt & 4u) != 0, args, nargs, (opt & 3u) == 3u);
         break;
     }
     case 6: {

@@ -251,6 +251,51 @@ int main(int argc, char **argv) {
         }
     }
 
+    /* ---- cuckoo filters of other shapes (format version 2) ---- */
+    {
+        static const struct { unsigned b, f, flags; const char *name; } shapes[] = {
+            {1, 13, 0, "cuckoo-b1-f13"},   {2, 7, 0, "cuckoo-b2-f7"},
+            {3, 5, 0, "cuckoo-b3-f5"},     {8, 17, 0, "cuckoo-b8-f17"},
+            {16, 4, 0, "cuckoo-b16-f4"},   {255, 32, 0, "cuckoo-b255-f32"},
+            {4, 9, BF_CUCKOO_SEMISORTED, "cuckoo-b4-f9-semisorted"},
+            {4, 16, BF_CUCKOO_SEMISORTED, "cuckoo-b4-f16-semisorted"},
+        };
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            bf_cuckoo *c = NULL;
+            bf_filter *f = NULL;
+            uint64_t nb = 64 / shapes[i].b < 2 ? 2 : 64 / shapes[i].b;
+            if (bf_cuckoo_new_table(&c, nb, shapes[i].b, shapes[i].f, shapes[i].flags) != BF_OK ||
+                bf_filter_from_cuckoo(&f, c) != BF_OK)
+                die("cuckoo shape");
+            for (int k = 0; k < 40; k++) {
+                char key[16];
+                int n = snprintf(key, sizeof key, "key%d", k);
+                int rc = bf_filter_insert(f, key, (size_t)n);
+                if (rc == BF_EFULL) break;
+                if (rc != BF_OK) die("insert");
+            }
+            size_t ilen;
+            uint8_t *img = save(f, &ilen);
+            native_seed(shapes[i].name, img, ilen);
+            /* Bytes of the table and the shape changed, checks recomputed:
+             * the padding and semi-sorted codes must be checked. */
+            uint8_t ctl = 1, *m = malloc(ilen);
+            const size_t tb = (size_t)bf_cuckoo_table_bytes(c);
+            const size_t offs[4] = {BF_HEADER_BYTES, BF_HEADER_BYTES + 1, BF_HEADER_BYTES + tb - 1, 36};
+            for (size_t j = 0; j < 4; j++) {
+                char name[128];
+                memcpy(m, img, ilen);
+                m[offs[j]] ^= j == 3 ? 0x0c : 0xf0;
+                snprintf(name, sizeof name, "%s-fixed-%zu", shapes[i].name, offs[j]);
+                put("filter_load", name, &ctl, 1, m, ilen);
+                put("filter_view", name, &ctl, 1, m, ilen);
+            }
+            free(m);
+            free(img);
+            bf_filter_free(f);
+        }
+    }
+
     /* ---- CLI: mode byte, option byte, then the file or the arguments ---- */
     {
         static const char keys_lf[] = "hello\nparquet\nbloom\nfilter\n\nlast-without-newline";
@@ -259,6 +304,17 @@ int main(int argc, char **argv) {
         put("cli", "build-sbbf", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
         hdr[1] = 3 | 4 | 8; /* cuckoo, --crlf, --keyed */
         put("cli", "build-cuckoo-crlf-keyed", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
+        /* Cuckoo shapes (byte 0 >> 3): b = 2, f = 7; b = 255, f = 32;
+         * semi-sorted, f = 9. */
+        hdr[1] = 3;
+        hdr[0] = (uint8_t)((1 | 1 << 3) << 3);
+        put("cli", "build-cuckoo-b2-f7", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[0] = (uint8_t)((6 | 3 << 3) << 3);
+        put("cli", "build-cuckoo-b255-f32", hdr, 2, (const uint8_t *)keys_lf, sizeof keys_lf - 1);
+        hdr[0] = (uint8_t)((7 | 1 << 3) << 3);
+        put("cli", "build-cuckoo-semisorted-f9", hdr, 2, (const uint8_t *)keys_crlf,
+            sizeof keys_crlf - 1);
+        hdr[0] = 0;
         hdr[1] = 1 | 4; /* bloom, --crlf */
         put("cli", "build-bloom-crlf", hdr, 2, (const uint8_t *)keys_crlf, sizeof keys_crlf - 1);
         hdr[1] = 2; /* counting, empty key file */

@@ -1,0 +1,219 @@
+#!/usr/bin/python3
+"""The benchmark JSON's load-average record and cuckoo-shapes series, and
+what scripts/plot.py and the paper make of them.
+
+  check_bench_json.py --bench BUILD/bench/blockfilter_bench --source SRCDIR --work DIR
+
+Runs a tiny matrix of the harness (the classic filter and the cuckoo-shapes
+series) with a JSON file and a short sampling interval, then checks:
+
+- the load record: the file is valid JSON with the "bf_loadavg" record
+  (before, samples during, after, each with the 1-minute load average, the
+  harness's own share and load1_adj), the context's bf_loadavg_before and
+  every benchmark's loadavg_1m/loadavg_1m_adj counters; plot.py reads it;
+- the paper's check (plot.check_primary_load): the same run with its load
+  set to 2.0 is refused, by the function and by scripts/paper_tables.py and
+  scripts/plot.py --paper (exit status 3, a message naming the load), and
+  with 1.0, or with no record at all, is not;
+- the cuckoo-shapes series: every shape the context lists has its lookups
+  and fill, and so has the SBBF of its size; bits/key, load and bytes agree
+  with each other; the measured FPR agrees with the model where the
+  negatives show enough false positives; plot.py's summary and figure 7 and
+  the paper's shapes tables are made from it.
+
+Exits 77 (skipped) where matplotlib or /proc/loadavg is missing, and under
+a forced kernel other than the CPU's best (--once-per-cpu).
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import docs_common  # beside this script
+
+PY = "/usr/bin/python3"
+
+
+def main():
+    # Debian's python3, where matplotlib is (the project's Python).
+    if os.path.realpath(sys.executable) != os.path.realpath(PY) and os.path.exists(PY):
+        os.execv(PY, [PY] + sys.argv)
+    args = docs_common.parse_check_args(__doc__, "--bench")
+    if args is None:
+        return 77
+    if not os.path.exists("/proc/loadavg"):
+        print("no /proc/loadavg: skipped")
+        return 77
+    if subprocess.run([PY, "-c", "import matplotlib"], stderr=subprocess.DEVNULL).returncode != 0:
+        print("matplotlib missing: skipped (./scripts/setup.sh installs python3-matplotlib)")
+        return 77
+    src = os.path.abspath(args.source)
+    work = os.path.abspath(args.work)
+    os.makedirs(work, exist_ok=True)
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    import plot  # noqa: E402
+
+    failed = 0
+
+    def step(name, ok, detail=""):
+        nonlocal failed
+        print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail and not ok else ""))
+        failed += 0 if ok else 1
+        return ok
+
+    run_json = os.path.join(work, "run.json")
+    p = subprocess.run([args.bench, "--bf_quick", "--bf_n=3000", "--bf_fpp=0.01", "--bf_families=bloom,cuckoo-shapes",
+                        "--bf_shape_n=1e5",
+                        "--bf_only=matrix", "--bf_min_time=0.002", "--bf_loadavg_interval=0.05",
+                        "--benchmark_out=" + run_json, "--benchmark_out_format=json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode()
+    if not step("the harness runs", p.returncode == 0, out[-2000:]):
+        return 1
+    step("it prints the load record", "load average (1 min): before" in out, out[-600:])
+    try:
+        with open(run_json) as f:
+            data = json.load(f)
+    except ValueError as e:
+        step("the JSON file parses", False, str(e))
+        return 1
+    rec = data.get("bf_loadavg")
+    step("the JSON has a bf_loadavg record", isinstance(rec, dict), str(rec)[:300])
+    if not isinstance(rec, dict):
+        return 1
+    keys = ("t_s", "load1", "load5", "load15", "own_1m", "load1_adj")
+
+    def sample_ok(s):
+        return isinstance(s, dict) and all(isinstance(s.get(k), (int, float)) for k in keys) and \
+            abs(s["load1_adj"] - (s["load1"] - max(0.0, s["own_1m"] - 1.0))) < 1e-3
+    step("before and after are whole samples", sample_ok(rec.get("before")) and sample_ok(rec.get("after")),
+         json.dumps(rec)[:400])
+    during = rec.get("during") or []
+    step("samples during the run, every one whole and in time order",
+         len(during) >= 1 and all(sample_ok(s) for s in during) and
+         all(a["t_s"] <= b["t_s"] for a, b in zip(during, during[1:])), json.dumps(during)[:400])
+    step("the context has bf_loadavg_before", bool(data["context"].get("bf_loadavg_before")))
+    benches = data.get("benchmarks", [])
+    step("every benchmark carries loadavg_1m and loadavg_1m_adj",
+         bool(benches) and all("loadavg_1m" in b and "loadavg_1m_adj" in b for b in benches))
+    ctx, rows = plot.load(run_json)
+    vals = plot.load_values(ctx, rows)
+    step("plot.py reads the record", len(vals) >= 2 + len(during) and isinstance(ctx.get("bf_loadavg"), dict))
+
+    # The paper's check on the same run with its load set to a value.
+    def with_load(value):
+        d = copy.deepcopy(data)
+        if value is None:
+            d.pop("bf_loadavg", None)
+            for b in d["benchmarks"]:
+                b.pop("loadavg_1m", None)
+                b.pop("loadavg_1m_adj", None)
+            return d
+        for s in [d["bf_loadavg"]["before"], d["bf_loadavg"]["after"]] + d["bf_loadavg"]["during"]:
+            s["load1_adj"] = 0.5
+        d["bf_loadavg"]["during"][-1]["load1_adj"] = value
+        for b in d["benchmarks"]:
+            b["loadavg_1m_adj"] = 0.5
+        return d
+
+    def refused(d, tag):
+        path = os.path.join(work, "run-%s.json" % tag)
+        with open(path, "w") as f:
+            json.dump(d, f)
+        ctx, rows = plot.load(path)
+        run = plot.run_info(path, ctx, rows)
+        try:
+            plot.check_primary_load(run)
+            fn = False
+        except SystemExit as e:
+            fn = e.code == 3
+        nums = os.path.join(work, "numbers-empty.json")
+        with open(nums, "w") as f:
+            f.write("{}")
+        tools = []
+        for cmd in ([PY, os.path.join(src, "scripts", "paper_tables.py"), "--out", os.path.join(work, "pt-" + tag),
+                     "--numbers", nums, path],
+                    [PY, os.path.join(src, "scripts", "plot.py"), "--paper", os.path.join(work, "fig-" + tag), path]):
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            msg = r.stdout.decode()
+            tools.append((r.returncode == 3 and "refusing" in msg and "load average" in msg, msg))
+        return fn, tools
+
+    fn, tools = refused(with_load(2.0), "loaded")
+    step("a run whose load reached 2.0 is refused by plot.check_primary_load", fn)
+    step("... and by paper_tables.py (status 3, says why)", tools[0][0], tools[0][1][-600:])
+    step("... and by plot.py --paper (status 3, says why)", tools[1][0], tools[1][1][-600:])
+    fn, tools = refused(with_load(1.0), "quiet")
+    step("a run whose load stayed at 1.0 is not refused", not fn and not any(t[0] for t in tools),
+         " | ".join(t[1][-300:] for t in tools))
+    fn, tools = refused(with_load(None), "unrecorded")
+    step("a run with no record is not refused (the paper says it has none)",
+         not fn and not any(t[0] for t in tools), " | ".join(t[1][-300:] for t in tools))
+    check_shapes(data, run_json, src, work, step)
+    print("%s" % ("all passed" if not failed else "%d failed" % failed))
+    return 1 if failed else 0
+
+
+def check_shapes(data, run_json, src, work, step):
+    """The cuckoo-shapes series of the run (step counts the failures)."""
+    import plot
+    import paper_tables
+    ctx = data["context"]
+    shapes = [s for s in ctx.get("bf_shapes", "").split(",") if s]
+    step("the context lists the shapes built (%d)" % len(shapes), len(shapes) >= 1, ctx.get("bf_shapes_refused", ""))
+    # Names without Google Benchmark's suffixes (/min_time:..., /manual_time).
+    names = {b["name"].split("/min_time:")[0]: b for b in data["benchmarks"]}
+    missing = ["cuckoo-shapes/%s%s/%s/n:100000" % (tw, sh, op) for sh in shapes for tw in ("", "sbbf-")
+               for op in ("insert_single", "contains_single/pos50", "contains_batch/pos50")
+               if "cuckoo-shapes/%s%s/%s/n:100000" % (tw, sh, op) not in names]
+    step("every shape and its SBBF have their fill and lookups", not missing, ", ".join(missing[:5]))
+    problems = []
+    for sh in shapes:
+        c = names.get("cuckoo-shapes/%s/contains_batch/pos50/n:100000" % sh)
+        t = names.get("cuckoo-shapes/sbbf-%s/contains_batch/pos50/n:100000" % sh)
+        if not c or not t:
+            continue
+        b, f = int(c["bucket_size"]), int(c["fp_bits"])
+        if sh != "b%d-f%d%s" % (b, f, "-semi" if c.get("semisorted") else ""):
+            problems.append("%s: counters say b=%d f=%d" % (sh, b, f))
+        if not (0 < c["load"] <= 1 and abs(c["load"] - c["stored"] / (c["buckets"] * b)) < 1e-9):
+            problems.append("%s: load %g" % (sh, c["load"]))
+        if abs(c["bits_per_key"] - 8 * c["bytes"] / c["stored"]) > 1e-6 * c["bits_per_key"]:
+            problems.append("%s: bits/key %g" % (sh, c["bits_per_key"]))
+        if not (c["bytes"] - 32 < t["bytes"] <= max(c["bytes"], 32)) or t["keys_offered"] != c["keys_offered"]:
+            problems.append("%s: the SBBF has %g bytes and %g keys" % (sh, t["bytes"], t["keys_offered"]))
+        for r, who in ((c, sh), (t, "sbbf-" + sh)):
+            neg, p, m = r["fpr_negatives"], r["fpr_model"], r["fpr_measured"]
+            # Sampling the negatives (6 sigma), and the filter's own spread
+            # around the model's expectation (10 %: an SBBF of 10^5 keys has
+            # over a thousand blocks).
+            if p * neg >= 100 and abs(m - p) > 6 * (p * (1 - p) / neg) ** 0.5 + 0.1 * p:
+                problems.append("%s: FPR %g against the model's %g" % (who, m, p))
+    step("each shape's numbers agree with each other and with the models", not problems, "; ".join(problems[:6]))
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--summary"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode()
+    step("plot.py --summary has the shapes table", p.returncode == 0 and "Cuckoo shapes at n = 1e+05" in out and
+        all(("\n%s " % sh) in out for sh in shapes), out[-1500:])
+    figs = os.path.join(work, "figs")
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--outdir", figs],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    step("plot.py draws figure 7", p.returncode == 0 and os.path.exists(os.path.join(figs, "run-7-cuckoo-shapes.png")),
+        p.stdout.decode()[-1500:])
+    ctx2, rows = plot.load(run_json)
+    run = plot.run_info(run_json, ctx2, rows)
+    paper_tables.NUM["p-path"] = "run"
+    tex_dir = os.path.join(work, "tex")
+    os.makedirs(tex_dir, exist_ok=True)
+    paper_tables.shapes_text(run, tex_dir)
+    with open(os.path.join(tex_dir, "text-shapes.tex")) as f:
+        tex = f.read()
+    bs = sorted({int(names["cuckoo-shapes/%s/insert_single/n:100000" % sh]["bucket_size"]) for sh in shapes})
+    step("the paper's shapes tables are written, a row per bucket size",
+        "\\label{tab:shapes}" in tex and "\\label{tab:shapes-detail}" in tex and
+        all(("& %d & " % b) in tex or ("& %d semi" % b) in tex for b in bs), tex[:800])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
