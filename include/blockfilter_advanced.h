@@ -54,6 +54,27 @@ BF_API int bf_sbbf_default_kernel(const char **name);
 BF_API const char *bf_sbbf_kernel(const bf_sbbf *f);
 
 /*
+ * Partitioned batches (docs/kernels.md). For a filter larger than the
+ * caches, the batch calls (bf_sbbf_{insert,contains}_hashes, the typed and
+ * byte-string batches, and bf_filter's for an SBBF) radix-partition the
+ * batch by filter region and probe one cache-sized slice of the filter at
+ * a time. Bits and answers are exactly those of the plain path, answers in
+ * the caller's order. BF_PARTITION_AUTO (every filter's start): partition
+ * counts and inserts when the filter and the batch are large enough to
+ * gain (lookups writing out[] only when forced), unless the
+ * environment variable BLOCKFILTER_PARTITION=on|off (read once per process)
+ * says otherwise; ON and OFF force it for this filter. Partitioning needs
+ * scratch memory (about half the filter's size at most); when it cannot be
+ * had the call takes the plain path, so no call fails for want of it.
+ * Set the mode while no other thread uses the filter.
+ */
+enum { BF_PARTITION_AUTO = 0, BF_PARTITION_ON = 1, BF_PARTITION_OFF = 2 };
+/** Sets f's partitioning mode. BF_EINVAL for a NULL filter or other mode. */
+BF_API int bf_sbbf_set_partitioning(bf_sbbf *f, int mode);
+/** f's partitioning mode (BF_PARTITION_AUTO unless set). */
+BF_API int bf_sbbf_partitioning(const bf_sbbf *f);
+
+/*
  * Concurrent inserts. Any number of threads may call the _concurrent insert
  * and contains functions on one filter at the same time (atomic OR, no
  * locks). Guarantee: once bf_sbbf_insert_hash_concurrent(f, h) has returned

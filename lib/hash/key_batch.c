@@ -2,6 +2,7 @@
  * hashed inside the batch pipeline. Also the public array-hashing calls.
  * The hash kernels are chosen by the dispatcher (common/dispatch.c). */
 #include "hash/key_batch.h"
+#include "sbbf/sbbf_partition.h"
 
 /* ---- the public array hashing ------------------------------------------------ */
 
@@ -121,14 +122,36 @@ static int sbbf_insert_chunk(void *vctx, const uint64_t *hashes, size_t m, size_
     return BF_OK;
 }
 
+/* Partitioned (sbbf_partition.h): each hashed chunk goes to the buckets. */
+static int sbbf_part_chunk(void *vctx, const uint64_t *hashes, size_t m, size_t off) {
+    bf__sbbf_part_add(vctx, hashes, m, off);
+    return BF_OK;
+}
+
+/* Runs the batch partitioned if that pays and the scratch memory can be
+ * had; false when nothing was done. */
+static bool sbbf_keys_part(const bf_sbbf *f, const bf_keys *keys, size_t n, uint8_t *out,
+                           bool write, size_t *found) {
+    bf_sbbf_part s;
+    if (!bf__sbbf_partition_pays(f, n, out != NULL) || bf__sbbf_part_begin(&s, f, n, out, write))
+        return false;
+    bf__keys_pipeline(keys, n, bf_sbbf_seed(f), bf__sbbf_hash_kernel(f), NULL, write,
+                      sbbf_part_chunk, &s);
+    *found = bf__sbbf_part_end(&s);
+    return true;
+}
+
 size_t bf__sbbf_contains_keys(const bf_sbbf *f, const bf_keys *keys, size_t n, uint8_t *out) {
     contains_ctx c = {.f = f, .out = out};
+    if (n && sbbf_keys_part(f, keys, n, out, false, &c.found)) return c.found;
     bf__keys_pipeline(keys, n, bf_sbbf_seed(f), bf__sbbf_hash_kernel(f), f, false,
                       sbbf_contains_chunk, &c);
     return c.found;
 }
 
 int bf__sbbf_insert_keys(bf_sbbf *f, const bf_keys *keys, size_t n) {
+    size_t unused;
+    if (n && sbbf_keys_part(f, keys, n, NULL, true, &unused)) return BF_OK;
     return bf__keys_pipeline(keys, n, bf_sbbf_seed(f), bf__sbbf_hash_kernel(f), f, true,
                              sbbf_insert_chunk, f);
 }

@@ -4,6 +4,7 @@
  * macros: their plain declarations only here (lib/common/internal.h). */
 #define BF_NO_INLINE
 #include "sbbf/sbbf.h"
+#include "sbbf/sbbf_partition.h"
 
 #include <math.h>
 
@@ -140,12 +141,15 @@ bool bf_sbbf_contains_hash(const bf_sbbf *f, uint64_t hash) {
 int bf_sbbf_insert_hashes(bf_sbbf *f, const uint64_t *hashes, size_t n) {
     if (BF_UNLIKELY(!f || (!hashes && n))) return BF_EINVAL;
     if (BF_UNLIKELY(!f->bits)) return BF_EREADONLY;
-    if (n) bf__sbbf_insert_hashes(f, hashes, n);
+    if (n && !bf__sbbf_insert_hashes_part(f, hashes, n)) bf__sbbf_insert_hashes(f, hashes, n);
     return BF_OK;
 }
 
 size_t bf_sbbf_contains_hashes(const bf_sbbf *f, const uint64_t *hashes, size_t n, uint8_t *out) {
-    return n ? bf__sbbf_contains_hashes(f, hashes, n, out) : 0;
+    size_t found;
+    if (!n) return 0;
+    if (bf__sbbf_contains_hashes_part(f, hashes, n, out, &found)) return found;
+    return bf__sbbf_contains_hashes(f, hashes, n, out);
 }
 
 /* Concurrent inserts: owned bitsets are 64-byte aligned, so a block is four

@@ -33,6 +33,7 @@ struct bf_sbbf {
     const bf_hash_kernel *hash_kernel; /* typed keys' hashing, of the kernel's ISA */
     bf_region region;          /* owned memory, kind 0 for a view */
     void *alloc_base;          /* the allocation this object sits in (sbbf.c) */
+    int partition_mode;        /* BF_PARTITION_* (sbbf_partition.c) */
 };
 _Static_assert(offsetof(struct bf_sbbf, layout) == 0, "layout first");
 _Static_assert(offsetof(struct bf_sbbf, tag) == offsetof(bf_sbbf_layout, tag), "tag");

@@ -1,0 +1,144 @@
+/*
+ * Radix partitioning of hashed batches by filter region, for filters larger
+ * than the caches (docs/kernels.md, "Partitioned batches").
+ *
+ * A filter whose block index grows with the hash's high bits (the SBBF's
+ * ((hash >> 32) * num_blocks) >> 32, and any layout that addresses the same
+ * way) maps the hashes whose top b bits are r to one contiguous range of
+ * blocks: region r of 2^b. The partitioner appends each hash (and, when
+ * answers go back to the caller, its position in the batch) to the bucket
+ * of its region, hash >> shift: one shift, inlined, no callback per key.
+ * A bucket that fills is handed to the flush callback at once (so any input
+ * works, repeated keys included, in bounded memory); whatever is left is
+ * flushed region by region at the end. Each flush is a run of keys of one
+ * region, which the filter's own batch kernel probes or sets while that
+ * slice of the filter sits in L2.
+ *
+ * Nothing here knows the filter: the caller sizes the partitioner from its
+ * filter (bf__part_plan) and flushes through its kernel.
+ */
+#ifndef BF_PARTITION_H
+#define BF_PARTITION_H
+
+#include "common/internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Receives m hashes of one region; pos (NULL unless positions were asked
+ * for) holds each one's position in the batch, relative to base. */
+typedef void (*bf_part_flush_fn)(void *ctx, const uint64_t *hashes, const uint32_t *pos,
+                                 size_t m, size_t base);
+
+typedef struct bf_part {
+    unsigned shift;       /* region of a hash: hash >> shift */
+    size_t parts;         /* 1 << (64 - shift) */
+    size_t cap;           /* hashes per bucket before it is flushed (a multiple of 8) */
+    uint64_t *hashes;     /* parts * cap, bucket-major, 64-byte aligned */
+    uint32_t *pos;        /* parts * cap, or NULL (counts, inserts) */
+    uint64_t *stage;      /* parts * 8: each bucket's last, unfinished line */
+    uint32_t *pstage;     /* parts * 8: its positions, or NULL */
+    uint32_t *fill;       /* parts: hashes in each bucket, staged ones included */
+    size_t base;          /* positions are relative to it */
+    bf_part_flush_fn flush;
+    void *ctx;
+    void *mem;            /* everything above, one allocation */
+} bf_part;
+
+/* How a batch of n hashes over a filter of filter_bytes is partitioned:
+ * 2^bits regions of about region_bytes each (at least 2 regions), and
+ * buckets of reuse hashes per 64-byte line of a region (a flush then
+ * touches most of its slice several times), but no larger than the batch
+ * needs, and all buckets' hashes within budget bytes. */
+typedef struct bf_part_plan {
+    unsigned bits;  /* log2 of the region count */
+    size_t cap;     /* hashes per bucket */
+} bf_part_plan;
+BF_HIDDEN bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_bytes,
+                                     unsigned reuse, uint64_t budget);
+
+/* Allocates the buckets (with positions if with_pos). BF_ENOMEM leaves p
+ * empty and nothing allocated: callers then go the unpartitioned way. */
+BF_HIDDEN int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn flush,
+                            void *ctx);
+/* Flushes every non-empty bucket, in region order. */
+BF_HIDDEN void bf__part_flush_all(bf_part *p);
+/* bf__part_flush_all, then frees the buckets. */
+BF_HIDDEN void bf__part_finish(bf_part *p);
+
+/* Software write combining: a bucket's hashes gather in its staging line
+ * (in L1) and go to the bucket a full 64-byte line at a time, with
+ * non-temporal stores where the target has them (x86-64: SSE2), so the
+ * buckets, larger than the caches, are never read for ownership first.
+ * The same thread reads them back later, which needs no fence. */
+static inline void bf__part_store_line(void *dst, const void *src, size_t bytes) {
+#if defined(__SSE2__)
+    for (size_t i = 0; i < bytes / 16; i++)
+        _mm_stream_si128((__m128i *)dst + i, _mm_load_si128((const __m128i *)src + i));
+#else
+    memcpy(dst, src, bytes);
+#endif
+}
+
+/* One bucket out through the callback (its staged tail copied in first),
+ * emptied. */
+static inline void bf__part_flush_one(bf_part *p, size_t r) {
+    size_t at = r * p->cap, m = p->fill[r], tail = m & 7;
+    memcpy(p->hashes + at + m - tail, p->stage + 8 * r, tail * sizeof(uint64_t));
+    if (p->pos) memcpy(p->pos + at + m - tail, p->pstage + 8 * r, tail * sizeof(uint32_t));
+    p->flush(p->ctx, p->hashes + at, p->pos ? p->pos + at : NULL, m, p->base);
+    p->fill[r] = 0;
+}
+
+/* Appends m hashes (any alignment); with positions, hash j is batch
+ * position off + j. Positions are 32-bit offsets from p->base: when the
+ * span would pass 2^32, everything is flushed and base moves up. */
+static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, size_t off) {
+    const unsigned shift = p->shift;
+    const size_t cap = p->cap;
+    uint64_t *restrict hb = p->hashes;
+    uint64_t *restrict st = p->stage;
+    uint32_t *restrict fill = p->fill;
+    if (!p->pos) {
+        for (size_t j = 0; j < m; j++) {
+            uint64_t h;
+            memcpy(&h, hashes + j, sizeof h);
+            size_t r = (size_t)(h >> shift);
+            uint32_t k = fill[r];
+            st[8 * r + (k & 7)] = h;
+            fill[r] = ++k;
+            if ((k & 7) == 0) {
+                bf__part_store_line(hb + r * cap + k - 8, st + 8 * r, 64);
+                if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
+            }
+        }
+        return;
+    }
+    if (BF_UNLIKELY(off + m - p->base > (size_t)UINT32_MAX)) {
+        bf__part_flush_all(p);
+        p->base = off;
+    }
+    uint32_t *restrict pb = p->pos;
+    uint32_t *restrict ps = p->pstage;
+    const uint32_t rel = (uint32_t)(off - p->base);
+    for (size_t j = 0; j < m; j++) {
+        uint64_t h;
+        memcpy(&h, hashes + j, sizeof h);
+        size_t r = (size_t)(h >> shift);
+        uint32_t k = fill[r];
+        st[8 * r + (k & 7)] = h;
+        ps[8 * r + (k & 7)] = rel + (uint32_t)j;
+        fill[r] = ++k;
+        if ((k & 7) == 0) {
+            bf__part_store_line(hb + r * cap + k - 8, st + 8 * r, 64);
+            bf__part_store_line(pb + r * cap + k - 8, ps + 8 * r, 32);
+            if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
+        }
+    }
+}
+
+#endif
