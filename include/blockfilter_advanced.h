@@ -563,6 +563,10 @@ BF_API double bf_cost_table_lookup_ns(const bf_cost_table *t, const char *name,
 /** The machine the table was measured on (bf_machine_name then). */
 BF_API const char *bf_cost_table_machine(const bf_cost_table *t);
 BF_API size_t bf_cost_table_rows(const bf_cost_table *t);
+/** Row i (< bf_cost_table_rows) as measured: BF_OK, or BF_EINVAL past the
+ *  end (nothing written). name stays valid while the table is unchanged. */
+BF_API int bf_cost_table_row(const bf_cost_table *t, size_t i, const char **name,
+                             uint64_t *bytes, double *lookup_ns);
 /** Text file (docs/chooser.md), saved atomically as bf_filter_save_file
  *  saves. Loading checks every line: BF_EFORMAT (not a cost table),
  *  BF_EVERSION, BF_ECORRUPT (a bad line), BF_ETRUNCATED (no end line),

@@ -56,6 +56,15 @@ void bf_cost_table_free(bf_cost_table *t) {
 const char *bf_cost_table_machine(const bf_cost_table *t) { return t ? t->machine : NULL; }
 size_t bf_cost_table_rows(const bf_cost_table *t) { return t ? t->n : 0; }
 
+int bf_cost_table_row(const bf_cost_table *t, size_t i, const char **name, uint64_t *bytes,
+                      double *lookup_ns) {
+    if (!t || i >= t->n || !name || !bytes || !lookup_ns) return BF_EINVAL;
+    *name = t->rows[i].name;
+    *bytes = t->rows[i].bytes;
+    *lookup_ns = t->rows[i].ns;
+    return BF_OK;
+}
+
 /* A candidate name: 1..31 of [a-z0-9-]. */
 static int name_valid(const char *s, size_t len) {
     if (len == 0 || len > NAME_MAX_LEN) return 0;
