@@ -271,10 +271,8 @@ int bf_cost_table_load(bf_cost_table **out, const char *path) {
     int saved = errno;
     close(fd);
     bf_cost_table *t = NULL;
-    if (rc == BF_OK && (rc = bf_cost_table_new(&t)) == BF_OK) {
-        t->machine[0] = '\0';
-        rc = parse(t, buf, got);
-    }
+    if (rc == BF_OK && !(t = bf__calloc(1, sizeof *t))) rc = BF_ENOMEM;
+    if (rc == BF_OK) rc = parse(t, buf, got); /* the machine from the file */
     bf__free(buf);
     if (rc) {
         bf_cost_table_free(t);
