@@ -575,11 +575,14 @@ BF_API int bf_cost_table_save(const bf_cost_table *t, const char *path);
 BF_API int bf_cost_table_load(bf_cost_table **out, const char *path);
 BF_API void bf_cost_table_free(bf_cost_table *t);
 
-/** A job: n keys (>= 1); exactly one of fpp (in (0, 1): each candidate is
- *  sized to meet it with the fewest bytes) and bytes (> 0: each candidate
- *  gets the most of it its layout can use), the other 0; work_ns >= 0, the
- *  work a negative answer saves; negatives in [0, 1], the share of lookups
- *  whose key is absent. */
+/** A job: n keys (>= 1); at most one bound, the other 0: fpp (in (0, 1):
+ *  the model FPR at n keys must not exceed it) or bytes (> 0: the filter
+ *  must not exceed them); neither: any size up to 64 bits per key.
+ *  work_ns >= 0, the work a negative answer saves; negatives in [0, 1], the
+ *  share of lookups whose key is absent. Each candidate gets the size
+ *  within the bound with the least expected cost: its tightest size for
+ *  the bound (the fewest bytes that meet fpp; all of the budget it can
+ *  use), and the sizes of 2^(j/8) bits per key (1 to 64) that keep to it. */
 typedef struct bf_job {
     uint64_t n;
     double fpp;
@@ -601,9 +604,9 @@ typedef struct bf_choice {
     double lookup_ns;       /* from the cost table */
     double expected_ns;     /* lookup_ns + negatives * model_fpp * work_ns */
     int status;             /* BF_OK: ranked; else why it was left out:
-                               BF_ETOOBIG (does not fit the budget or meet
-                               the fpp within its limits), BF_ENOTFOUND (no
-                               lookup time in the table) */
+                               BF_ETOOBIG (no size of it keeps to the
+                               bound), BF_ENOTFOUND (no lookup time in the
+                               table) */
     unsigned flags;         /* BF_CHOICE_EXTRAPOLATED */
     char why[96];           /* one line: why it won, lost, or was left out */
 } bf_choice;

@@ -6,7 +6,7 @@
 static const char help[] =
     "usage: blockfilter calc --n N --fpp P\n"
     "       blockfilter calc --n N --bytes B\n"
-    "       blockfilter calc --n N (--fpp P | --bytes B) --work-ns T [--negatives F]\n"
+    "       blockfilter calc --n N [--fpp P | --bytes B] --work-ns T [--negatives F]\n"
     "                        [--costs FILE] [--top K] [--measure A]\n"
     "\n"
     "For every family, the filter bf_filter_new would build for N keys at a\n"
@@ -24,9 +24,11 @@ static const char help[] =
     "  --bytes B   filter size in bytes (reverse mode)\n"
     "\n"
     "With --work-ns, the chooser (docs/chooser.md): every candidate layout\n"
-    "(the SBBF, cuckoo and blocked shapes), sized for N keys at P or within B\n"
-    "bytes, ranked by the expected cost of a lookup,\n"
+    "(the SBBF, cuckoo and blocked shapes) at the size for N keys, within the\n"
+    "bound (FPR <= P, or at most B bytes; neither: up to 64 bits/key), with\n"
+    "the least expected cost of a lookup,\n"
     "    lookup ns + F x model FPR x T,\n"
+    "ranked by that cost,\n"
     "with lookup times from this machine's cost table ('blockfilter\n"
     "calibrate'; calc refuses without one). It prints the pick, the\n"
     "runners-up and why they lost, and the layouts left out.\n"
@@ -148,14 +150,16 @@ static int run(int argc, char **argv) {
             return cli_usage_error("calc", "unknown argument '%s'", argv[a.i]);
         }
     }
-    if (!have_n || have_fpp == have_bytes)
-        return cli_usage_error("calc", "give --n and exactly one of --fpp or --bytes");
-    if (have_work) {
+    if (have_work) { /* --fpp and --bytes are bounds, at most one */
+        if (!have_n || (have_fpp && have_bytes))
+            return cli_usage_error("calc", "give --n and at most one of --fpp or --bytes");
         job.n = n;
         job.fpp = have_fpp ? fpp : 0;
         job.bytes = have_bytes ? bytes : 0;
         return cli_calc_choose(&job, costs, (size_t)top, measure);
     }
+    if (!have_n || have_fpp == have_bytes)
+        return cli_usage_error("calc", "give --n and exactly one of --fpp or --bytes");
     if (costs || measure)
         return cli_usage_error("calc", "--costs and --measure go with --work-ns");
     return have_fpp ? by_fpp(n, fpp) : by_bytes(n, bytes);

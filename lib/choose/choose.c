@@ -13,7 +13,7 @@
 static int job_valid(const bf_job *j) {
     if (j->n == 0) return 0;
     int by_fpp = j->fpp != 0, by_bytes = j->bytes != 0;
-    if (by_fpp == by_bytes) return 0;
+    if (by_fpp && by_bytes) return 0;
     if (by_fpp && !bf_fpp_valid(j->fpp)) return 0;
     if (!(j->work_ns >= 0) || !isfinite(j->work_ns)) return 0;
     return j->negatives >= 0 && j->negatives <= 1;
@@ -35,6 +35,58 @@ static int rank_cmp(const void *pa, const void *pb) {
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/* Sizes the search tries: bits per key 2^(j/8), 1 to 64, besides the
+ * job's own bound. */
+#define GRID_STEPS 48
+#define GRID_STEPS_PER_OCTAVE 8.0
+
+typedef struct sized {
+    uint64_t bytes;
+    double fpr, lookup_ns, cost;
+    int beyond;
+} sized;
+
+/* Costs one size (as fit_bytes or fit_fpp gave it) and keeps it in *best if
+ * it is cheaper (ties: fewer bytes). 0, or -1 without a lookup time. */
+static int consider(const bf_cost_table *t, const bf_job *job, const bf__candidate *cand,
+                    uint64_t bytes, double fpr, sized *best) {
+    if (job->fpp != 0 && !(fpr <= job->fpp)) return 0;
+    sized s = {bytes, fpr, 0, 0, 0};
+    s.lookup_ns = bf__cost_table_interpolate(t, cand->name, bytes, &s.beyond);
+    if (isnan(s.lookup_ns)) return -1;
+    s.cost = s.lookup_ns + job->negatives * fpr * job->work_ns;
+    if (best->bytes == 0 || s.cost < best->cost || (s.cost == best->cost && bytes < best->bytes))
+        *best = s;
+    return 0;
+}
+
+/* The candidate's cheapest size for the job: within the byte budget, or at
+ * least the fpp, or (neither) anywhere on the grid. BF_OK, BF_ETOOBIG (no
+ * size fits), BF_ENOTFOUND (no lookup time). */
+static int best_size(const bf_cost_table *t, const bf_job *job, const bf__candidate *cand,
+                     sized *best) {
+    memset(best, 0, sizeof *best);
+    uint64_t b;
+    double f;
+    if (job->fpp != 0) { /* the fewest bytes that meet it, and more */
+        if (cand->ops->fit_fpp(cand, job->n, job->fpp, &b, &f) != BF_OK) return BF_ETOOBIG;
+        if (consider(t, job, cand, b, f, best)) return BF_ENOTFOUND;
+    } else if (job->bytes != 0) { /* all of the budget, and less */
+        if (cand->ops->fit_bytes(cand, job->n, job->bytes, &b, &f) != BF_OK) return BF_ETOOBIG;
+        if (consider(t, job, cand, b, f, best)) return BF_ENOTFOUND;
+    }
+    for (int j = 0; j <= GRID_STEPS; j++) {
+        double want = (double)job->n / 8.0 * exp2((double)j / GRID_STEPS_PER_OCTAVE);
+        if (!(want < 18446744073709551616.0)) break;
+        uint64_t g = (uint64_t)want;
+        if (job->bytes != 0 && g >= job->bytes) break;
+        if (job->fpp != 0 && g <= best->bytes) continue;
+        if (cand->ops->fit_bytes(cand, job->n, g, &b, &f) != BF_OK) continue;
+        if (consider(t, job, cand, b, f, best)) return BF_ENOTFOUND;
+    }
+    return best->bytes ? BF_OK : BF_ETOOBIG;
+}
+
 /* One candidate sized and costed for the job. */
 static void evaluate(const bf_cost_table *t, const bf_job *job, const bf__candidate *cand,
                      bf_choice *c) {
@@ -51,27 +103,25 @@ static void evaluate(const bf_cost_table *t, const bf_job *job, const bf__candid
         c->k = cand->p[3];
     }
     c->lookup_ns = c->expected_ns = c->model_fpp = NAN;
-    int rc = job->fpp != 0 ? cand->ops->fit_fpp(cand, job->n, job->fpp, &c->bytes, &c->model_fpp)
-                           : cand->ops->fit_bytes(cand, job->n, job->bytes, &c->bytes,
-                                                  &c->model_fpp);
-    if (rc) {
-        c->status = BF_ETOOBIG;
+    sized best;
+    c->status = best_size(t, job, cand, &best);
+    if (c->status == BF_ETOOBIG) {
         snprintf(c->why, sizeof c->why, "%s",
-                 job->fpp != 0 ? "cannot meet the fpp within its size limits"
-                               : "cannot hold the keys within the byte budget");
+                 job->fpp != 0    ? "cannot meet the fpp within its size limits"
+                 : job->bytes != 0 ? "cannot hold the keys within the byte budget"
+                                   : "cannot hold the keys in up to 64 bits per key");
         return;
     }
-    c->bits_per_key = 8.0 * (double)c->bytes / (double)job->n;
-    int beyond = 0;
-    c->lookup_ns = bf__cost_table_interpolate(t, cand->name, c->bytes, &beyond);
-    if (isnan(c->lookup_ns)) {
-        c->status = BF_ENOTFOUND;
+    if (c->status == BF_ENOTFOUND) {
         snprintf(c->why, sizeof c->why, "no lookup time in the cost table (calibrate again)");
         return;
     }
-    if (beyond) c->flags |= BF_CHOICE_EXTRAPOLATED;
-    c->expected_ns = c->lookup_ns + job->negatives * c->model_fpp * job->work_ns;
-    c->status = BF_OK;
+    c->bytes = best.bytes;
+    c->bits_per_key = 8.0 * (double)c->bytes / (double)job->n;
+    c->model_fpp = best.fpr;
+    c->lookup_ns = best.lookup_ns;
+    c->expected_ns = best.cost;
+    if (best.beyond) c->flags |= BF_CHOICE_EXTRAPOLATED;
 }
 
 /* The why of each ranked choice, against the winner's. */

@@ -79,7 +79,9 @@ Test(choose, pick_is_the_least_expected_cost) {
 Test(choose, sbbf_row_uses_the_sbbf_model_and_sizing) {
     bf_cost_table *t = table_with(ns_flat);
     bf_choice c[MAXC];
-    size_t n = choose(t, (bf_job){123457, 0.003, 0, 10, 1}, c, BF_OK);
+    /* No work saved and flat lookup times: every size costs the same, and
+     * the tie goes to the fewest bytes, the compact size for the fpp. */
+    size_t n = choose(t, (bf_job){123457, 0.003, 0, 0, 1}, c, BF_OK);
     size_t want_bytes;
     cr_assert_eq(bf_sbbf_compact_bytes(123457, 0.003, &want_bytes), BF_OK);
     int seen = 0;
@@ -93,7 +95,8 @@ Test(choose, sbbf_row_uses_the_sbbf_model_and_sizing) {
             cr_assert_eq(c[i].k, 8);
         }
     cr_assert(seen);
-    /* With a budget, every Bloom layout uses all of it it can. */
+    /* With a budget, flat lookup times and work saved, the SBBF uses all
+     * of the budget it can (more bits, fewer false positives). */
     n = choose(t, (bf_job){123457, 0, 200000, 10, 1}, c, BF_OK);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(c[i].name, "sbbf")) {
@@ -119,6 +122,48 @@ Test(choose, work_moves_the_pick_from_speed_to_precision) {
     /* No negatives: the FPR does not matter either. */
     choose(t, (bf_job){1000000, 0, 2000000, 1e12, 0}, c, BF_OK);
     cr_assert_float_eq(c[0].expected_ns, 1.0, 1e-12);
+    bf_cost_table_free(t);
+}
+
+/* Lookups 1 ns in L1, 1000 ns at 128 MiB: size costs time. */
+static double ns_steep(size_t i, uint64_t bytes) {
+    (void)i;
+    return bytes > (1u << 20) ? 1000.0 : 1.0;
+}
+
+Test(choose, each_candidate_gets_its_cheapest_size) {
+    bf_cost_table *t = table_with(ns_steep);
+    bf_choice c[MAXC];
+    const uint64_t n = 1000000;
+    bf_job jobs[] = {{n, 0, 0, 2000, 1}, {n, 0.05, 0, 2000, 1}, {n, 0, 2000000, 2000, 1},
+                     {n, 0, 0, 0, 1}, {n, 0, 0, 1e9, 1}};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        size_t m = choose(t, jobs[j], c, BF_OK);
+        for (size_t i = 0; i < m; i++) {
+            if (strcmp(c[i].name, "sbbf")) continue;
+            cr_assert_eq(c[i].status, BF_OK);
+            if (jobs[j].fpp != 0) cr_assert(c[i].model_fpp <= jobs[j].fpp);
+            if (jobs[j].bytes != 0) cr_assert(c[i].bytes <= jobs[j].bytes);
+            /* No SBBF size the search covers is cheaper: 2^(j/8) bits per
+             * key from 1 to 64 (whole blocks) within the bound. */
+            for (int g = 0; g <= 48; g++) {
+                uint64_t b = (uint64_t)((double)n / 8 * exp2(g / 8.0));
+                b -= b % 32;
+                double f = bf_sbbf_model_fpp(b, n);
+                if ((jobs[j].fpp != 0 && f > jobs[j].fpp) || (jobs[j].bytes && b > jobs[j].bytes))
+                    continue;
+                double cost = bf_cost_table_lookup_ns(t, "sbbf", b) + f * jobs[j].work_ns;
+                cr_assert(c[i].expected_ns <= cost * (1 + 1e-12),
+                          "job %zu: %llu bytes cost %g < pick %g at %llu", j,
+                          (unsigned long long)b, cost, c[i].expected_ns,
+                          (unsigned long long)c[i].bytes);
+            }
+        }
+    }
+    /* T = 2000 ns, no bound: the filter stays small where lookups are fast
+     * unless false positives cost more than the slow lookups. */
+    choose(t, jobs[0], c, BF_OK);
+    cr_assert(c[0].expected_ns < 1000, "%s %g", c[0].name, c[0].expected_ns);
     bf_cost_table_free(t);
 }
 
@@ -203,7 +248,6 @@ Test(choose, bad_arguments) {
     bf_job bad[] = {
         {0, 0.01, 0, 1, 1},          /* no keys */
         {10, 0.01, 100, 1, 1},       /* both fpp and bytes */
-        {10, 0, 0, 1, 1},            /* neither */
         {10, 1.5, 0, 1, 1},          /* fpp out of range */
         {10, 0.01, 0, -1, 1},        /* negative work */
         {10, 0.01, 0, NAN, 1},       /* work NaN */
