@@ -24,6 +24,15 @@ double bf__now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double bf__cpu_seconds(void) {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+    return bf__now_seconds();
+}
+
 /* Bloom layouts: bits per key they are loaded to in calibration. */
 #define DESIGN_BITS_PER_KEY 10
 

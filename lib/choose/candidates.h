@@ -65,5 +65,9 @@ BF_HIDDEN double bf__median(double *v, size_t n);
 
 /* Seconds on a monotonic clock. */
 BF_HIDDEN double bf__now_seconds(void);
+/* This thread's CPU seconds (the monotonic clock where there is no such
+ * clock): what a timed loop costs without the time other processes had the
+ * core, so that a busy machine inflates measurements less. */
+BF_HIDDEN double bf__cpu_seconds(void);
 
 #endif

@@ -209,9 +209,9 @@ int bf_choice_measure(const bf_choice *c, uint64_t n, uint64_t absent, bf_measur
     for (size_t k = 0; rc == BF_OK && k < chunks_in; k++) {
         size_t len = (size_t)(k + 1 < chunks_in ? CHUNK : n - (uint64_t)k * CHUNK);
         fill(h, len, &st);
-        double t0 = bf__now_seconds();
+        double t0 = bf__cpu_seconds();
         rc = cand->ops->insert(obj, h, len);
-        ns[k] = 1e9 * (bf__now_seconds() - t0) / (double)len;
+        ns[k] = 1e9 * (bf__cpu_seconds() - t0) / (double)len;
     }
     if (rc == BF_OK) {
         m.insert_ns = bf__median(ns, chunks_in);
@@ -225,9 +225,9 @@ int bf_choice_measure(const bf_choice *c, uint64_t n, uint64_t absent, bf_measur
         for (size_t k = 0; k < chunks_out; k++) {
             size_t len = (size_t)(k + 1 < chunks_out ? CHUNK : absent - (uint64_t)k * CHUNK);
             fill(h, len, &st);
-            double t0 = bf__now_seconds();
+            double t0 = bf__cpu_seconds();
             m.false_positives += cand->ops->lookup(obj, h, len, ans);
-            ns[k] = 1e9 * (bf__now_seconds() - t0) / (double)len;
+            ns[k] = 1e9 * (bf__cpu_seconds() - t0) / (double)len;
         }
         m.lookup_ns = bf__median(ns, chunks_out);
         m.absent = absent;
