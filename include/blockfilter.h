@@ -100,7 +100,9 @@ typedef enum bf_status {
     BF_EENCRYPTED = -17,  /* Parquet modular encryption (encrypted footer
                              "PARE", or an encrypted column): not supported */
     BF_ENOFILTER = -18,   /* the Parquet column chunk has no Bloom filter */
-    BF_ENOCOLUMN = -19    /* no column of that name or index */
+    BF_ENOCOLUMN = -19,   /* no column of that name or index */
+    BF_ESHAPE = -20       /* a filter shape breaks a rule
+                             (bf_blocked_shape_rule names it) */
 } bf_status;
 
 /** A static, human-readable description of a status. Never NULL. */

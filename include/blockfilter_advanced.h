@@ -332,10 +332,11 @@ typedef enum bf_family {
     BF_FAMILY_BLOOM = 2,
     BF_FAMILY_COUNTING = 3,
     BF_FAMILY_CUCKOO = 4,
-    BF_FAMILY_SCALABLE = 5
+    BF_FAMILY_SCALABLE = 5,
+    BF_FAMILY_BLOCKED = 6
 } bf_family;
 
-/** "sbbf", "bloom", "counting", "cuckoo", "scalable"; NULL for an unknown
+/** "sbbf", "bloom", "counting", "cuckoo", "scalable", "blocked"; NULL for an unknown
  *  family. Family ids are below 256 (byte 6 of a native image). */
 BF_API const char *bf_family_name(bf_family family);
 BF_API int bf_family_from_name(const char *name, bf_family *out);
@@ -352,6 +353,8 @@ typedef struct bf_sizing {
     unsigned k;           /* hashes (bloom, counting); 8 for sbbf; 0 cuckoo */
     unsigned fp_bits;     /* cuckoo fingerprint bits; 0 otherwise */
     double model_fpp;     /* model FPR at n keys */
+    /* blocked: the shape (k above); 0 for the other families */
+    unsigned block_bits, sectors, groups;
 } bf_sizing;
 BF_API int bf_size_for(bf_family family, uint64_t n, double fpp, bf_sizing *out);
 /** Model FPR of a family's filter of num_bytes holding n keys, with the
@@ -378,6 +381,8 @@ typedef struct bf_filter_stats {
     unsigned k;              /* hashes per key; cuckoo: 0 */
     unsigned fp_bits;        /* cuckoo fingerprint bits; else 0 */
     const char *kernel;      /* sbbf kernel name; else "scalar" */
+    /* blocked: the shape (k above); 0 for the other families */
+    unsigned block_bits, sectors, groups;
 } bf_filter_stats;
 
 BF_API int bf_filter_new(bf_filter **out, bf_family family, uint64_t n, double fpp);
@@ -479,7 +484,8 @@ BF_API int bf_filter_from_scalable(bf_filter **out, bf_scalable *chain);
  * family's payload; byte order independent. Specified in docs/format.md,
  * with what loading checks.
  */
-#define BF_FORMAT_VERSION 1u
+#define BF_FORMAT_VERSION 2u /* the newest this library reads; images carry the
+                                  lowest that holds them (docs/format.md) */
 #define BF_HEADER_BYTES 64u
 BF_API size_t bf_filter_save_size(const bf_filter *f);
 BF_API int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written);
@@ -510,6 +516,104 @@ BF_API int bf_filter_file_version(const char *path, unsigned *version);
 BF_API int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path);
 
 /* ------------------------------------------------------------------------ */
+/* Blocked filters: the whole blocked design space                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * One family for every blocked Bloom filter (docs/families.md, "Blocked
+ * filters"). A shape is (B, S, z, k):
+ *  - block_bits B in {32, 64, 128, 256, 512}: a key touches one block;
+ *  - sectors S: 1 (the block is one sector), or S > 1 dividing B into
+ *    sectors of 32 or 64 bits;
+ *  - groups z dividing S: z groups of S/z adjacent sectors;
+ *  - k, a multiple of z, at most 32: a key sets k/z bits in one sector of
+ *    each group.
+ * S = 1 is plain blocked (k bits anywhere in the block; register-blocked
+ * when B <= 64), z = S sectorized, 1 <= z < S cache-sectorized. The SBBF
+ * is the shape (256, 8, 8, 8): a blocked filter of that shape has the
+ * SBBF's bits. A shape that breaks a rule is refused with BF_ESHAPE.
+ *
+ * Thread safety, views and the byte-string seed are as the SBBF's: contains
+ * calls may run concurrently; inserts, merge, clear and set_seed need
+ * exclusive access; a blocked filter from a bf_filter view is read-only
+ * (every mutating call: BF_EREADONLY).
+ */
+typedef struct bf_blocked bf_blocked;
+typedef struct bf_blocked_shape {
+    unsigned block_bits, sectors, groups, k;
+} bf_blocked_shape;
+/** Largest filter: 2^37 bytes (as the SBBF). */
+#define BF_BLOCKED_MAX_BYTES ((uint64_t)1 << 37)
+
+/** BF_OK, or BF_ESHAPE (s NULL or breaking a rule). */
+BF_API int bf_blocked_shape_check(const bf_blocked_shape *s);
+/** A static text naming the rule s breaks, or NULL if s is valid. */
+BF_API const char *bf_blocked_shape_rule(const bf_blocked_shape *s);
+/** n keys at fpp: the fewest blocks whose exact model FPR is <= fpp.
+ *  BF_ESHAPE, BF_EINVAL (fpp), BF_ETOOBIG, BF_ENOMEM. */
+BF_API int bf_blocked_new(bf_blocked **out, uint64_t n, double fpp, const bf_blocked_shape *s);
+/** A filter of `bytes` bytes, a multiple of the block's (B/8) from one
+ *  block to BF_BLOCKED_MAX_BYTES (BF_EINVAL / BF_ETOOBIG otherwise). */
+BF_API int bf_blocked_new_bytes(bf_blocked **out, uint64_t bytes, const bf_blocked_shape *s);
+BF_API void bf_blocked_free(bf_blocked *f);
+/** BF_OK, or BF_EREADONLY (a view). f must not be NULL. */
+BF_API int bf_blocked_insert_hash(bf_blocked *f, uint64_t hash);
+BF_API bool bf_blocked_contains_hash(const bf_blocked *f, uint64_t hash);
+/** BF_OK, BF_EREADONLY, or BF_EINVAL (f NULL, or h NULL with n > 0). */
+BF_API int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n);
+/** out[i] = 1 if h[i] may be present (out may be NULL); returns the 1s. */
+BF_API size_t bf_blocked_contains_hashes(const bf_blocked *f, const uint64_t *h, size_t n,
+                                         uint8_t *out);
+/** Byte strings and typed keys, hashed as the SBBF's calls hash them
+ *  (XXH64 with the filter's seed), with the SBBF's answers and errors. */
+BF_API int bf_blocked_insert(bf_blocked *f, const void *data, size_t len);
+BF_API bool bf_blocked_contains(const bf_blocked *f, const void *data, size_t len);
+BF_API int bf_blocked_insert_int32s(bf_blocked *f, const int32_t *values, size_t n);
+BF_API int bf_blocked_insert_int64s(bf_blocked *f, const int64_t *values, size_t n);
+BF_API size_t bf_blocked_contains_int32s(const bf_blocked *f, const int32_t *values, size_t n,
+                                         uint8_t *out);
+BF_API size_t bf_blocked_contains_int64s(const bf_blocked *f, const int64_t *values, size_t n,
+                                         uint8_t *out);
+BF_API int bf_blocked_insert_binary(bf_blocked *f, const void *data, const int32_t *offsets,
+                                    size_t n);
+BF_API int bf_blocked_contains_binary(const bf_blocked *f, const void *data,
+                                      const int32_t *offsets, size_t n, uint8_t *out,
+                                      size_t *found);
+BF_API void bf_blocked_get_shape(const bf_blocked *f, bf_blocked_shape *out);
+BF_API uint64_t bf_blocked_num_blocks(const bf_blocked *f);
+BF_API uint64_t bf_blocked_num_bytes(const bf_blocked *f);
+BF_API const void *bf_blocked_bitset(const bf_blocked *f);
+BF_API bool bf_blocked_is_readonly(const bf_blocked *f);
+/** Keyed mode: only on an empty filter (BF_EINVAL otherwise). */
+BF_API int bf_blocked_set_seed(bf_blocked *f, uint64_t seed);
+BF_API uint64_t bf_blocked_seed(const bf_blocked *f);
+/** dst |= src: same shape, size and seed (BF_EMISMATCH), dst writable. */
+BF_API int bf_blocked_merge(bf_blocked *dst, const bf_blocked *src);
+BF_API int bf_blocked_clear(bf_blocked *f);
+/** Exact model FPR of the shape at bits_per_key bits per key (a Poisson
+ *  load over blocks, then per group and sector; docs/families.md). NAN
+ *  for an invalid shape or bits_per_key <= 0. */
+BF_API double bf_blocked_model_fpp(const bf_blocked_shape *s, double bits_per_key);
+/** The same model for num_blocks blocks holding n keys. */
+BF_API double bf_blocked_model_fpp_blocks(const bf_blocked_shape *s, uint64_t num_blocks,
+                                          uint64_t n);
+/** Bytes of the fewest blocks whose model FPR at n keys is <= fpp. */
+BF_API int bf_blocked_bits_for(const bf_blocked_shape *s, uint64_t n, double fpp,
+                               uint64_t *bytes_out);
+/** The shape bf_filter_new(BF_FAMILY_BLOCKED, n, fpp) uses: the layout
+ *  (512, 8, 2) (one cache line, 64-bit sectors, two groups) with the even
+ *  k in 2..16 that needs the fewest bytes for (n, fpp). */
+BF_API int bf_blocked_default_shape(uint64_t n, double fpp, bf_blocked_shape *out);
+
+/** A bf_filter of the blocked family with the given shape. */
+BF_API int bf_filter_new_blocked(bf_filter **out, uint64_t n, double fpp,
+                                 const bf_blocked_shape *s);
+/** The blocked filter under f, or NULL for another family. */
+BF_API bf_blocked *bf_filter_blocked(bf_filter *f);
+/** Wraps a writable blocked filter (ownership as bf_filter_from_sbbf). */
+BF_API int bf_filter_from_blocked(bf_filter **out, bf_blocked *f);
+
+/* ------------------------------------------------------------------------ */
 /* Choosing a layout for a job: cost tables and the chooser                  */
 /* ------------------------------------------------------------------------ */
 
@@ -521,7 +625,7 @@ BF_API int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path);
  * lookup, lookup_ns + F * FPR * T. docs/chooser.md has the details.
  *
  * The candidates are the layouts this build has (the SBBF, the cuckoo
- * shapes, and the blocked shapes where the blocked family is built in),
+ * shapes, and the blocked family's shapes),
  * each named by a short text: "sbbf", "cuckoo-b4-f12", "blocked-512-8-2-k8"
  * (block bits, sectors, groups, k). FPRs come from each family's exact
  * model; lookup times from a cost table: batch lookup ns per key of each
@@ -577,12 +681,13 @@ BF_API void bf_cost_table_free(bf_cost_table *t);
 
 /** A job: n keys (>= 1); at most one bound, the other 0: fpp (in (0, 1):
  *  the model FPR at n keys must not exceed it) or bytes (> 0: the filter
- *  must not exceed them); neither: any size up to 64 bits per key.
+ *  must not exceed them); neither: any size from 2 to 64 bits per key.
  *  work_ns >= 0, the work a negative answer saves; negatives in [0, 1], the
  *  share of lookups whose key is absent. Each candidate gets the size
  *  within the bound with the least expected cost: its tightest size for
  *  the bound (the fewest bytes that meet fpp; all of the budget it can
- *  use), and the sizes of 2^(j/8) bits per key (1 to 64) that keep to it. */
+ *  use), the sizes of 2^(j/2) bits per key (2 to 64) that keep to it, then
+ *  2^(+-1/4) and 2^(+-1/8) around the best. */
 typedef struct bf_job {
     uint64_t n;
     double fpp;
@@ -595,7 +700,7 @@ typedef struct bf_job {
                                      largest size the table measured */
 typedef struct bf_choice {
     char name[32];          /* candidate name (bf_candidate_name) */
-    bf_family family;       /* BF_FAMILY_SBBF, _CUCKOO, or the blocked family */
+    bf_family family;       /* BF_FAMILY_SBBF, _CUCKOO or _BLOCKED */
     unsigned block_bits, sectors, groups, k; /* Bloom layouts (SBBF: 256 8 8 8) */
     unsigned bucket_size, fp_bits;           /* cuckoo shapes */
     uint64_t bytes;         /* filter bytes */

@@ -11,6 +11,7 @@
 static const char help[] =
     "usage: blockfilter build [--family F] [--fpp P] [--n N] [--seed S | --keyed]\n"
     "                         [--expansion E] [--ratio R] [--nonscaling]\n"
+    "                         [--block-bits B --sectors S --groups Z --k K]\n"
     "                         [--crlf] [--progress | --quiet] -o FILE [INPUT]\n"
     "\n"
     "Builds a filter from the keys in INPUT (a file, or standard input if\n"
@@ -18,7 +19,7 @@ static const char help[] =
     "native format. Keys are bytes: only the '\\n' ending is removed; NUL\n"
     "bytes and invalid UTF-8 are part of the key.\n"
     "\n"
-    "  --family F  sbbf (default), bloom, counting, cuckoo or scalable\n"
+    "  --family F  sbbf (default), bloom, counting, cuckoo, scalable or blocked\n"
     "  --fpp P     target false-positive rate (default 0.01)\n"
     "  --n N       size for N keys; default: count the keys first (a file is\n"
     "              read twice; a pipe is buffered as 8-byte hashes)\n"
@@ -40,7 +41,17 @@ static const char help[] =
     "                 0.8-0.9 costs far less memory when the chain grows through\n"
     "                 many layers: docs/families.md)\n"
     "  --nonscaling   never grow: one layer of N keys at P; a key past N is an\n"
-    "                 error (no output file)\n";
+    "                 error (no output file)\n"
+    "\n"
+    "blocked (any blocked Bloom filter): the shape, all four or none (none:\n"
+    "the layout 512/8/2 with the k that needs the fewest bytes); sized for N\n"
+    "keys at P by the shape's exact model. A shape that breaks a rule is an\n"
+    "error naming the rule (no output file).\n"
+    "  --block-bits B  bits per block: 32, 64, 128, 256 or 512\n"
+    "  --sectors S     1, or sectors of 32 or 64 bits (S divides B)\n"
+    "  --groups Z      groups of sectors (Z divides S); a key uses one sector\n"
+    "                  of each group\n"
+    "  --k K           bits per key, a multiple of Z, at most 32\n";
 
 typedef struct options {
     bf_family family;
@@ -50,7 +61,28 @@ typedef struct options {
     const char *out, *input;
     bf_scalable_params chain; /* scalable: expansion, ratio, flags (0 = default) */
     int chain_opts;           /* a scalable-only option was given */
+    bf_blocked_shape shape;   /* blocked: the shape given */
+    int shape_opts;           /* shape options given (a bit each) */
 } options;
+
+/* --block-bits, --sectors, --groups, --k: a small unsigned value each. */
+static int shape_option(cli_args *a, options *o) {
+    static const char *const names[4] = {"--block-bits", "--sectors", "--groups", "--k"};
+    unsigned *fields[4] = {&o->shape.block_bits, &o->shape.sectors, &o->shape.groups,
+                           &o->shape.k};
+    for (int i = 0; i < 4; i++) {
+        const char *v;
+        int r = cli_opt_value(a, names[i], &v);
+        if (!r) continue;
+        uint64_t x;
+        if (r < 0 || cli_parse_count(v, &x) || x > 4096)
+            return cli_usage_error("build", "%s needs a small positive integer", names[i]);
+        *fields[i] = (unsigned)x;
+        o->shape_opts |= 1 << i;
+        return 1;
+    }
+    return 0;
+}
 
 static int parse(int argc, char **argv, options *o) {
     cli_args a = {argc, argv, 1};
@@ -86,6 +118,8 @@ static int parse(int argc, char **argv, options *o) {
             if (r < 0 || cli_parse_fpp(v, &o->chain.ratio))
                 return cli_usage_error("build", "--ratio needs a number in (0, 1)");
             o->chain_opts = 1;
+        } else if ((r = shape_option(&a, o))) {
+            if (r != 1) return r;
         } else if (!strcmp(argv[a.i], "--nonscaling")) {
             o->chain.flags |= BF_SCALABLE_NONSCALING;
             o->chain_opts = 1;
@@ -109,6 +143,14 @@ static int parse(int argc, char **argv, options *o) {
     if (have_seed && keyed) return cli_usage_error("build", "--seed and --keyed exclude each other");
     if (o->chain_opts && o->family != BF_FAMILY_SCALABLE)
         return cli_usage_error("build", "--expansion, --ratio and --nonscaling need --family scalable");
+    if (o->shape_opts && o->family != BF_FAMILY_BLOCKED)
+        return cli_usage_error("build", "--block-bits, --sectors, --groups and --k need --family blocked");
+    if (o->shape_opts && o->shape_opts != 15)
+        return cli_usage_error("build", "give all of --block-bits, --sectors, --groups and --k");
+    if (o->shape_opts && bf_blocked_shape_rule(&o->shape))
+        return cli_usage_error("build", "shape %u/%u/%u/%u: %s", o->shape.block_bits,
+                               o->shape.sectors, o->shape.groups, o->shape.k,
+                               bf_blocked_shape_rule(&o->shape));
     if (keyed) {
         errno = 0;
         int rc = bf_random_seed(&o->seed);
@@ -214,6 +256,8 @@ static int insert_batches(bf_filter *f, cli_keys *k, cli_progress *pg, uint64_t 
 /* The filter for n keys: bf_filter_new, or for a scalable chain with the
  * options given, bf_scalable_new wrapped in the generic interface. */
 static int new_filter(bf_filter **f, const options *o, uint64_t n) {
+    if (o->family == BF_FAMILY_BLOCKED && o->shape_opts)
+        return bf_filter_new_blocked(f, n, o->fpp, &o->shape);
     if (o->family != BF_FAMILY_SCALABLE) return bf_filter_new(f, o->family, n, o->fpp);
     bf_scalable_params p = o->chain;
     p.capacity = n;

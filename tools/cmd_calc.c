@@ -18,6 +18,11 @@ static const char help[] =
     "its FPR at N keys (the chain's bound while it holds N). Past N the chain\n"
     "adds layers and its FPR stays <= P. With --bytes: N keys in one layer.\n"
     "\n"
+    "blocked: the row is the default layout (512-bit blocks, 8 sectors of 64\n"
+    "bits, 2 groups) at its best k; a second table lists the blocked shapes\n"
+    "(register-blocked, plain blocked, sectorized, cache-sectorized), each\n"
+    "at the k that needs the fewest bytes (with --bytes: the lowest FPR).\n"
+    "\n"
     "Numbers take suffixes k M G T (x1000) or Ki Mi Gi Ti (x1024), or 1e6.\n"
     "  --n N       number of distinct keys\n"
     "  --fpp P     target false-positive rate, 0 < P < 1\n"
@@ -25,7 +30,7 @@ static const char help[] =
     "\n"
     "With --work-ns, the chooser (docs/chooser.md): every candidate layout\n"
     "(the SBBF, cuckoo and blocked shapes) at the size for N keys, within the\n"
-    "bound (FPR <= P, or at most B bytes; neither: up to 64 bits/key), with\n"
+    "bound (FPR <= P, or at most B bytes; neither: 2 to 64 bits/key), with\n"
     "the least expected cost of a lookup,\n"
     "    lookup ns + F x model FPR x T,\n"
     "ranked by that cost,\n"
@@ -56,6 +61,52 @@ static void scalable_note(const bf_family *ids, size_t n, double fpp) {
     }
 }
 
+/* The blocked layouts calc lists: B, S, z (k is searched). */
+static const bf_blocked_shape layouts[] = {
+    {32, 1, 1, 0},  {64, 1, 1, 0},   {128, 1, 1, 0},  {256, 1, 1, 0},
+    {512, 1, 1, 0}, {256, 8, 8, 0},  {512, 8, 8, 0},  {512, 16, 16, 0},
+    {512, 8, 2, 0}, {512, 16, 2, 0}, {512, 8, 4, 0},  {512, 16, 4, 0},
+};
+#define NLAYOUTS (sizeof layouts / sizeof layouts[0])
+
+static const char *layout_kind(const bf_blocked_shape *s) {
+    if (s->sectors == 1) return s->block_bits <= 64 ? "register-blocked" : "blocked";
+    return s->groups == s->sectors ? "sectorized" : "cache-sectorized";
+}
+
+/* Each layout at its best k (a multiple of z up to 16, or 32 for z = 16):
+ * with fpp > 0 the fewest bytes for n keys, else the lowest FPR in bytes. */
+static void blocked_shapes(uint64_t n, double fpp, uint64_t bytes) {
+    printf("\nblocked shapes (B/S/z/k), each at its best k:\n");
+    printf("%-16s %-12s %15s %9s %12s\n", "kind", "shape", "bytes", "bits/key", "model_fpp");
+    for (size_t i = 0; i < NLAYOUTS; i++) {
+        bf_blocked_shape s = layouts[i], best = s;
+        uint64_t best_bytes = 0;
+        double best_p = 2.0;
+        unsigned kmax = s.groups == 16 ? 32 : 16;
+        for (s.k = s.groups; s.k <= kmax; s.k += s.groups) {
+            uint64_t b = bytes / (s.block_bits / 8) * (s.block_bits / 8);
+            if (fpp > 0 && bf_blocked_bits_for(&s, n, fpp, &b) != BF_OK) continue;
+            if (b == 0) continue;
+            double p = bf_blocked_model_fpp_blocks(&s, b / (s.block_bits / 8), n);
+            if (fpp > 0 ? (best_bytes == 0 || b < best_bytes) : p < best_p) {
+                best = s;
+                best_bytes = b;
+                best_p = p;
+            }
+        }
+        char name[32];
+        snprintf(name, sizeof name, "%u/%u/%u/%u", best.block_bits, best.sectors, best.groups,
+                 best.k);
+        if (!best_bytes) {
+            printf("%-16s %-12s %15s\n", layout_kind(&best), name, "-");
+            continue;
+        }
+        printf("%-16s %-12s %15" PRIu64 " %9.3f %12.4g\n", layout_kind(&best), name, best_bytes,
+               8.0 * (double)best_bytes / (double)n, best_p);
+    }
+}
+
 /* What bf_filter_new would allocate for n keys at fpp, per family. */
 static int by_fpp(uint64_t n, double fpp) {
     bf_family ids[255];
@@ -79,6 +130,7 @@ static int by_fpp(uint64_t n, double fpp) {
                s.bits_per_key, kbuf, fbuf, s.model_fpp);
     }
     scalable_note(ids, nf, fpp);
+    blocked_shapes(n, fpp, 0);
     return status;
 }
 
@@ -104,6 +156,7 @@ static int by_bytes(uint64_t n, uint64_t bytes) {
         }
     }
     scalable_note(ids, nf, 0);
+    blocked_shapes(n, 0, bytes);
     return status;
 }
 

@@ -188,7 +188,7 @@ int cli_calc_choose(const bf_job *job, const char *costs, size_t top, uint64_t m
     else if (job->bytes != 0)
         printf("%" PRIu64 " keys in <= %" PRIu64 " bytes", job->n, job->bytes);
     else
-        printf("%" PRIu64 " keys, any size up to 64 bits/key", job->n);
+        printf("%" PRIu64 " keys, any size from 2 to 64 bits/key", job->n);
     printf(", %g ns saved per negative, %g%% of lookups negative\n", job->work_ns,
            100 * job->negatives);
     printf("cost table: %s (%s)\n", costs, bf_cost_table_machine(t));

@@ -6,10 +6,9 @@
  *
  *  - the SBBF (Parquet's layout: 256-bit blocks, 8 sectors, k = 8);
  *  - cuckoo filters, 4-slot buckets of 8-, 12- and 16-bit fingerprints;
- *  - the blocked family's shapes, where the library has it
- *    (BF_HAVE_BLOCKED_FAMILY, set by lib/meson.build when the header
- *    declares it): register-blocked 32 and 64, blocked 512, sectorized 256
- *    and 512, cache-sectorized 512 in 2 and 4 groups, each with a few k.
+ *  - the blocked family's shapes: register-blocked 32 and 64, blocked 512,
+ *    sectorized 256 and 512, cache-sectorized 512 in 2 and 4 groups, each
+ *    with a few k.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "choose/candidates.h"
@@ -161,10 +160,6 @@ static const bf__candidate_ops cuckoo_ops = {cuckoo_fit_fpp,     cuckoo_fit_byte
 
 /* ---- the blocked family -------------------------------------------------- */
 
-#if defined(BF_HAVE_BLOCKED_FAMILY)
-/* Largest blocked filter (the SBBF's limit). */
-#define BLOCKED_MAX_BYTES ((uint64_t)1 << 37)
-
 static bf_blocked_shape shape_of(const bf__candidate *c) {
     bf_blocked_shape s = {c->p[0], c->p[1], c->p[2], c->p[3]};
     return s;
@@ -177,7 +172,7 @@ static int blocked_fit_fpp(const bf__candidate *c, uint64_t n, double fpp, uint6
     int rc = bf_blocked_bits_for(&s, n, fpp, &b);
     if (rc) return rc == BF_EINVAL ? rc : BF_ETOOBIG;
     *bytes = b;
-    *fpr = bf_blocked_model_fpp(&s, 8.0 * (double)b / (double)n);
+    *fpr = bf_blocked_model_fpp_blocks(&s, b / (c->p[0] / 8), n);
     return BF_OK;
 }
 
@@ -185,11 +180,11 @@ static int blocked_fit_bytes(const bf__candidate *c, uint64_t n, uint64_t budget
                              uint64_t *bytes, double *fpr) {
     bf_blocked_shape s = shape_of(c);
     uint64_t block = c->p[0] / 8;
-    uint64_t b = budget < BLOCKED_MAX_BYTES ? budget : BLOCKED_MAX_BYTES;
+    uint64_t b = budget < BF_BLOCKED_MAX_BYTES ? budget : BF_BLOCKED_MAX_BYTES;
     b -= b % block;
     if (b == 0) return BF_ETOOBIG;
     *bytes = b;
-    *fpr = bf_blocked_model_fpp(&s, 8.0 * (double)b / (double)n);
+    *fpr = bf_blocked_model_fpp_blocks(&s, b / block, n);
     return BF_OK;
 }
 
@@ -216,7 +211,6 @@ static const bf__candidate_ops blocked_ops = {blocked_fit_fpp,     blocked_fit_b
                                               blocked_destroy};
 #define BLOCKED(b, s, z, k) \
     {"blocked-" #b "-" #s "-" #z "-k" #k, BF_FAMILY_BLOCKED, {b, s, z, k}, &blocked_ops},
-#endif
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -225,7 +219,6 @@ static const bf__candidate_ops blocked_ops = {blocked_fit_fpp,     blocked_fit_b
 static const bf__candidate candidates[] = {
     {"sbbf", BF_FAMILY_SBBF, {256, 8, 8, 8}, &sbbf_ops},
     CUCKOO(8) CUCKOO(12) CUCKOO(16)
-#if defined(BF_HAVE_BLOCKED_FAMILY)
     /* register-blocked: one 32- or 64-bit word */
     BLOCKED(32, 1, 1, 3) BLOCKED(32, 1, 1, 4) BLOCKED(32, 1, 1, 5)
     BLOCKED(64, 1, 1, 4) BLOCKED(64, 1, 1, 6) BLOCKED(64, 1, 1, 8)
@@ -237,7 +230,6 @@ static const bf__candidate candidates[] = {
     BLOCKED(512, 8, 2, 4) BLOCKED(512, 8, 2, 6) BLOCKED(512, 8, 2, 8)
     BLOCKED(512, 8, 2, 12) BLOCKED(512, 8, 4, 4) BLOCKED(512, 8, 4, 8)
     BLOCKED(512, 8, 4, 12) BLOCKED(512, 8, 4, 16)
-#endif
 };
 
 #define NCANDIDATES (sizeof candidates / sizeof candidates[0])

@@ -35,10 +35,14 @@ static int rank_cmp(const void *pa, const void *pb) {
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Sizes the search tries: bits per key 2^(j/8), 1 to 64, besides the
- * job's own bound. */
-#define GRID_STEPS 48
-#define GRID_STEPS_PER_OCTAVE 8.0
+/* Sizes the search tries besides the job's own bound, as x = log2(bits per
+ * key): 1 to 6 (2 to 64 bits per key) in steps of 1/2, then +-1/4 around
+ * the best of those and +-1/8 around the best after that. Few sizes,
+ * because an exact model can take milliseconds a size (the blocked
+ * family's Poisson sums over 512-bit blocks). */
+#define GRID_LO 1.0
+#define GRID_HI 6.0
+#define GRID_STEP 0.5
 
 typedef struct sized {
     uint64_t bytes;
@@ -47,17 +51,35 @@ typedef struct sized {
 } sized;
 
 /* Costs one size (as fit_bytes or fit_fpp gave it) and keeps it in *best if
- * it is cheaper (ties: fewer bytes). 0, or -1 without a lookup time. */
+ * it is cheaper (ties: fewer bytes): 1 if it did. */
 static int consider(const bf_cost_table *t, const bf_job *job, const bf__candidate *cand,
                     uint64_t bytes, double fpr, sized *best) {
     if (job->fpp != 0 && !(fpr <= job->fpp)) return 0;
     sized s = {bytes, fpr, 0, 0, 0};
     s.lookup_ns = bf__cost_table_interpolate(t, cand->name, bytes, &s.beyond);
-    if (isnan(s.lookup_ns)) return -1;
     s.cost = s.lookup_ns + job->negatives * fpr * job->work_ns;
-    if (best->bytes == 0 || s.cost < best->cost || (s.cost == best->cost && bytes < best->bytes))
-        *best = s;
-    return 0;
+    if (best->bytes != 0 && !(s.cost < best->cost || (s.cost == best->cost && bytes < best->bytes)))
+        return 0;
+    *best = s;
+    return 1;
+}
+
+/* Bytes for 2^(x) bits per key, or 0 if that does not fit 64 bits. */
+static uint64_t grid_bytes(const bf_job *job, double x) {
+    double want = (double)job->n / 8.0 * exp2(x);
+    return want < 18446744073709551616.0 ? (uint64_t)want : 0;
+}
+
+/* Tries the size the candidate makes of budget g, within the job's bound:
+ * 1 if it is the new best. */
+static int try_budget(const bf_cost_table *t, const bf_job *job, const bf__candidate *cand,
+                      uint64_t g, uint64_t floor_bytes, sized *best) {
+    uint64_t b;
+    double f;
+    if (g == 0 || (job->bytes != 0 && g >= job->bytes) || (job->fpp != 0 && g <= floor_bytes))
+        return 0;
+    if (cand->ops->fit_bytes(cand, job->n, g, &b, &f) != BF_OK) return 0;
+    return consider(t, job, cand, b, f, best);
 }
 
 /* The candidate's cheapest size for the job: within the byte budget, or at
@@ -66,23 +88,28 @@ static int consider(const bf_cost_table *t, const bf_job *job, const bf__candida
 static int best_size(const bf_cost_table *t, const bf_job *job, const bf__candidate *cand,
                      sized *best) {
     memset(best, 0, sizeof *best);
-    uint64_t b;
+    if (isnan(bf__cost_table_interpolate(t, cand->name, 1, NULL))) return BF_ENOTFOUND;
+    uint64_t b, floor_bytes = 0;
     double f;
     if (job->fpp != 0) { /* the fewest bytes that meet it, and more */
         if (cand->ops->fit_fpp(cand, job->n, job->fpp, &b, &f) != BF_OK) return BF_ETOOBIG;
-        if (consider(t, job, cand, b, f, best)) return BF_ENOTFOUND;
+        consider(t, job, cand, b, f, best);
+        floor_bytes = b;
     } else if (job->bytes != 0) { /* all of the budget, and less */
         if (cand->ops->fit_bytes(cand, job->n, job->bytes, &b, &f) != BF_OK) return BF_ETOOBIG;
-        if (consider(t, job, cand, b, f, best)) return BF_ENOTFOUND;
+        consider(t, job, cand, b, f, best);
     }
-    for (int j = 0; j <= GRID_STEPS; j++) {
-        double want = (double)job->n / 8.0 * exp2((double)j / GRID_STEPS_PER_OCTAVE);
-        if (!(want < 18446744073709551616.0)) break;
-        uint64_t g = (uint64_t)want;
-        if (job->bytes != 0 && g >= job->bytes) break;
-        if (job->fpp != 0 && g <= best->bytes) continue;
-        if (cand->ops->fit_bytes(cand, job->n, g, &b, &f) != BF_OK) continue;
-        if (consider(t, job, cand, b, f, best)) return BF_ENOTFOUND;
+    double best_x = NAN;
+    for (double x = GRID_LO; x <= GRID_HI; x += GRID_STEP)
+        if (try_budget(t, job, cand, grid_bytes(job, x), floor_bytes, best)) best_x = x;
+    for (double step = GRID_STEP / 2; step >= GRID_STEP / 4 && !isnan(best_x); step /= 2) {
+        double around = best_x; /* refine: the neighbours half a step away */
+        for (int side = -1; side <= 1; side += 2) {
+            double x = around + side * step;
+            if (x >= GRID_LO && x <= GRID_HI &&
+                try_budget(t, job, cand, grid_bytes(job, x), floor_bytes, best))
+                best_x = x;
+        }
     }
     return best->bytes ? BF_OK : BF_ETOOBIG;
 }
@@ -109,7 +136,7 @@ static void evaluate(const bf_cost_table *t, const bf_job *job, const bf__candid
         snprintf(c->why, sizeof c->why, "%s",
                  job->fpp != 0    ? "cannot meet the fpp within its size limits"
                  : job->bytes != 0 ? "cannot hold the keys within the byte budget"
-                                   : "cannot hold the keys in up to 64 bits per key");
+                                   : "cannot hold the keys in 2 to 64 bits per key");
         return;
     }
     if (c->status == BF_ENOTFOUND) {

@@ -26,6 +26,7 @@ const char *bf_strerror(int status) {
     case BF_EENCRYPTED: return "encrypted Parquet file or column (not supported)";
     case BF_ENOFILTER: return "column chunk has no Bloom filter";
     case BF_ENOCOLUMN: return "no such column";
+    case BF_ESHAPE: return "filter shape breaks a rule";
     }
     return "unknown status";
 }

@@ -10,6 +10,7 @@ static const bf_family_ops *const registry[] = {
     &bf__counting_ops,
     &bf__cuckoo_ops,
     &bf__scalable_ops,
+    &bf__blocked_ops,
 };
 
 #define REGISTRY_ROWS (sizeof registry / sizeof registry[0])

@@ -26,7 +26,7 @@
  * NULL for them), so a family written for an older layout cannot be called
  * through fields it does not have. New optional fields go at the end, with
  * a version bump. */
-#define BF_FAMILY_OPS_VERSION 2u
+#define BF_FAMILY_OPS_VERSION 3u
 
 /* An array of keys (hash/key_batch.h): typed values or Arrow byte strings. */
 struct bf_keys;
@@ -119,6 +119,13 @@ typedef struct bf_family_ops {
      * contains_batch. */
     int (*insert_keys)(void *obj, const struct bf_keys *keys, size_t n, size_t *done);
     size_t (*contains_keys)(const void *obj, const struct bf_keys *keys, size_t n, uint8_t *out);
+
+    /* --- the native format version (version 3) --------------------------- */
+    /* Optional (NULL: 1): the lowest native format version that holds the
+     * object's image. save writes it; load and view refuse an image whose
+     * header says less (BF_ECORRUPT), so a reader of an older version
+     * never meets parameters it does not know under a version it does. */
+    unsigned (*format_version)(const void *obj);
 } bf_family_ops;
 
 /* The families' tables (each in its family's file). */
@@ -127,6 +134,7 @@ BF_HIDDEN extern const bf_family_ops bf__bloom_ops;
 BF_HIDDEN extern const bf_family_ops bf__counting_ops;
 BF_HIDDEN extern const bf_family_ops bf__cuckoo_ops;
 BF_HIDDEN extern const bf_family_ops bf__scalable_ops;
+BF_HIDDEN extern const bf_family_ops bf__blocked_ops;
 
 /* The registry (family.c): the table of a family id, or NULL if unknown. */
 BF_HIDDEN const bf_family_ops *bf__family_ops(bf_family id);

@@ -45,7 +45,7 @@ int bf__header_read(const void *buf, size_t len, bf_native_header *h) {
     if (len < BF_HEADER_BYTES) return BF_ETRUNCATED;
     if (bf_load_le32(b + 44) != header_check(b)) return BF_ECORRUPT;
     h->version = bf_load_le16(b + 4);
-    if (h->version != BF_FORMAT_VERSION) return BF_EVERSION;
+    if (h->version < 1 || h->version > BF_FORMAT_VERSION) return BF_EVERSION;
     h->family = b[6];
     h->flags = b[7];
     if (!bf__family_ops((bf_family)h->family)) return BF_EFAMILY;
@@ -70,6 +70,11 @@ uint64_t bf__payload_check(const void *payload, size_t len) {
 
 /* ---- save ---------------------------------------------------------------- */
 
+/* The lowest format version that holds an object's image (family.h). */
+static unsigned image_version(const bf_family_ops *ops, const void *obj) {
+    return ops->format_version ? ops->format_version(obj) : 1u;
+}
+
 size_t bf_filter_save_size(const bf_filter *f) {
     if (!f) return 0;
     uint64_t total;
@@ -88,7 +93,7 @@ int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written) {
     uint8_t *payload = out + BF_HEADER_BYTES;
     bf_native_header h;
     memset(&h, 0, sizeof h);
-    h.version = BF_FORMAT_VERSION;
+    h.version = (uint16_t)image_version(f->ops, f->obj);
     h.family = (uint8_t)f->ops->id;
     h.seed = f->ops->seed(f->obj);
     h.flags = h.seed ? BF_FLAG_KEYED : 0;
@@ -132,6 +137,10 @@ static int build(bf_filter **out, const bf_native_header *h, const bf_family_ops
     void *obj = NULL;
     int rc = ops->decode(&obj, &h->params, payload, h->payload_len, h->seed, view);
     if (rc) return rc;
+    if (h->version < image_version(ops, obj)) {
+        ops->destroy(obj);
+        return BF_ECORRUPT;
+    }
     if (verified && ops->least_inserts(obj) > h->inserted) {
         ops->destroy(obj);
         return BF_ECORRUPT;

@@ -8,7 +8,7 @@
 
 /* ln(n!) without touching lgamma's global signgam, so the model and the
  * sizing built on it are safe to call from many threads at once. */
-static double log_factorial(double n) {
+double bf__log_factorial(double n) {
 #if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || \
     defined(__NetBSD__)
     int sign;
@@ -36,7 +36,7 @@ double bf__sbbf_fpp_blocks(uint64_t num_blocks, double n) {
     const double log_lambda = log(lambda);
     double sum = 0.0;
     for (double L = lo; L <= hi; L += 1.0) {
-        double logp = -lambda + L * log_lambda - log_factorial(L);
+        double logp = -lambda + L * log_lambda - bf__log_factorial(L);
         double pass = -expm1(L * lq); /* 1 - (31/32)^L */
         sum += exp(logp + 8.0 * log(pass > 0 ? pass : 1e-300)) * (L > 0);
     }

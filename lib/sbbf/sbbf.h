@@ -96,6 +96,8 @@ BF_HIDDEN void bf__sbbf_write_bytes(bf_sbbf *f, uint64_t offset, const void *src
 /* Whether no bit is set. */
 BF_HIDDEN bool bf__sbbf_is_clear(const bf_sbbf *f);
 
+/* ln(n!), thread-safe (model.c; the blocked family's model uses it too). */
+BF_HIDDEN double bf__log_factorial(double n);
 /* Exact model FPR for z blocks and n keys (model.c). */
 BF_HIDDEN double bf__sbbf_fpp_blocks(uint64_t num_blocks, double n);
 

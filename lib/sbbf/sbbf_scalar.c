@@ -1,11 +1,16 @@
 /* The portable SBBF kernel: plain C, the reference every other kernel
- * must match bit for bit. The probe and set of one block are the public
- * header's (bf_sbbf_block_test / bf_sbbf_block_set in
- * blockfilter_inline.h), the sequence a plain-C caller inlines. */
+ * must match bit for bit. The probe and set of one block are the blocked
+ * family's one source (blocked/probe.h) at the SBBF's shape: 256-bit
+ * blocks, eight 32-bit sectors in eight groups, k = 8, Parquet's salts,
+ * which the compiler unrolls into the word-by-word sequence (no loop, no
+ * early exit) of the public header's bf_sbbf_block_test. */
 #include "sbbf/sbbf_kernel.h"
+#include "blocked/probe.h"
+
+#define SBBF_SHAPE 256, 8, 8, 8, bf__blocked_salts
 
 static inline void set_block(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    bf_sbbf_block_set(bits + bf_sbbf_block_index(hash, num_blocks) * 32, hash);
+    bf__blocked_set(bits + bf_sbbf_block_index(hash, num_blocks) * 32, (uint32_t)hash, SBBF_SHAPE);
 }
 
 static int insert_scalar(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
@@ -14,9 +19,8 @@ static int insert_scalar(uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
 }
 
 static bool contains_scalar(const uint8_t *bits, uint64_t num_blocks, uint64_t hash) {
-    /* Written out word by word (no loop, no early exit): about 15% faster
-     * than the loop at -O2, and still plain C. */
-    return bf_sbbf_block_test(bits + bf_sbbf_block_index(hash, num_blocks) * 32, hash);
+    return bf__blocked_test(bits + bf_sbbf_block_index(hash, num_blocks) * 32, (uint32_t)hash,
+                            SBBF_SHAPE);
 }
 
 static void insert_batch_scalar(uint8_t *bits, uint64_t num_blocks,

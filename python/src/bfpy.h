@@ -71,7 +71,7 @@ typedef struct bfpy_filter {
 } bfpy_filter;
 
 /* The filter types, one per family (index = bf_family; 0 unused). */
-extern BFPY_HIDDEN PyTypeObject *bfpy_filter_types[6];
+extern BFPY_HIDDEN PyTypeObject *bfpy_filter_types[7];
 extern BFPY_HIDDEN PyTypeObject bfpy_sbbf_type;
 
 BFPY_HIDDEN int bfpy_filter_types_init(PyObject *module);

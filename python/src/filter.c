@@ -1,5 +1,5 @@
 /* The filter types: blockfilter.Filter (the base) and one type per family,
- * SBBF, Bloom, Counting, Cuckoo and Scalable, over the library's generic
+ * SBBF, Bloom, Counting, Cuckoo, Scalable and Blocked, over the library's generic
  * bf_filter (the SBBF also through its own bf_sbbf calls). */
 #include "bfpy.h"
 
@@ -10,21 +10,22 @@
 
 static PyTypeObject base_type;
 PyTypeObject bfpy_sbbf_type;
-static PyTypeObject bloom_type, counting_type, cuckoo_type, scalable_type;
-PyTypeObject *bfpy_filter_types[6];
+static PyTypeObject bloom_type, counting_type, cuckoo_type, scalable_type, blocked_type;
+PyTypeObject *bfpy_filter_types[7];
 static PyTypeObject stats_type;
 
 int bfpy_is_filter(PyObject *o) { return PyObject_TypeCheck(o, &base_type); }
 
 /* The family a type (or a subclass of it) stands for; 0 for the base. */
 static bf_family type_family(PyTypeObject *t) {
-    for (int i = 1; i <= 5; i++)
+    for (int i = 1; i <= 6; i++)
         if (PyType_IsSubtype(t, bfpy_filter_types[i])) return (bf_family)i;
     return (bf_family)0;
 }
 
 static int can_merge(bf_family f) {
-    return f == BF_FAMILY_SBBF || f == BF_FAMILY_BLOOM || f == BF_FAMILY_COUNTING;
+    return f == BF_FAMILY_SBBF || f == BF_FAMILY_BLOOM || f == BF_FAMILY_COUNTING ||
+           f == BF_FAMILY_BLOCKED;
 }
 
 PyObject *bfpy_closed_error(void) {
@@ -184,7 +185,7 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     int rc;
     if (fam == 0) {
         PyErr_SetString(PyExc_TypeError, "Filter is abstract: make an SBBF, Bloom, Counting, "
-                                         "Cuckoo or Scalable");
+                                         "Cuckoo, Scalable or Blocked");
         return NULL;
     }
     if (fam == BF_FAMILY_SBBF) {
@@ -225,6 +226,23 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
             rc = bf_filter_from_scalable(&f, chain);
             if (rc != BF_OK) bf_scalable_free(chain);
         }
+    } else if (fam == BF_FAMILY_BLOCKED) {
+        static char *kwlist[] = {"capacity", "error_rate", "seed", "block_bits", "sectors",
+                                 "groups", "k", NULL};
+        bf_blocked_shape shape = {0, 0, 0, 0};
+        if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|d$OIIII:Blocked", kwlist, capacity_arg,
+                                         &capacity, &fpp, &seed_o, &shape.block_bits,
+                                         &shape.sectors, &shape.groups, &shape.k) ||
+            !fpp_ok(fpp) || bfpy_seed_arg(seed_o, &seed) < 0)
+            return NULL;
+        int given = !!shape.block_bits + !!shape.sectors + !!shape.groups + !!shape.k;
+        if (given && bf_blocked_shape_rule(&shape)) {
+            PyErr_Format(PyExc_ValueError, "shape %u/%u/%u/%u: %s", shape.block_bits,
+                         shape.sectors, shape.groups, shape.k, bf_blocked_shape_rule(&shape));
+            return NULL;
+        }
+        rc = given ? bf_filter_new_blocked(&f, capacity, fpp, &shape)
+                   : bf_filter_new(&f, fam, capacity, fpp);
     } else {
         static char *kwlist[] = {"capacity", "error_rate", "seed", NULL};
         if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|d$O", kwlist, capacity_arg, &capacity,
@@ -656,6 +674,7 @@ typedef struct info_job {
     bfpy_filter *o;
     uint64_t count;      /* cuckoo, scalable: keys held */
     unsigned k, fp_bits;
+    bf_blocked_shape shape; /* blocked */
     const char *kernel;  /* sbbf, scalable */
     size_t layers;
     struct {
@@ -672,6 +691,7 @@ static int info_work(void *ctx) {
     case BF_FAMILY_SBBF: j->kernel = bf_sbbf_kernel(o->sbbf); break;
     case BF_FAMILY_BLOOM: j->k = bf_bloom_num_hashes(bf_filter_bloom(o->filter)); break;
     case BF_FAMILY_COUNTING: j->k = bf_counting_num_hashes(bf_filter_counting(o->filter)); break;
+    case BF_FAMILY_BLOCKED: bf_blocked_get_shape(bf_filter_blocked(o->filter), &j->shape); break;
     case BF_FAMILY_CUCKOO: {
         bf_cuckoo *c = bf_filter_cuckoo(o->filter);
         j->count = bf_cuckoo_count(c);
@@ -1228,6 +1248,10 @@ static PyObject *filter_repr(bfpy_filter *o) {
     case BF_FAMILY_SCALABLE:
         ADD(" layers=%zu count=%llu", j->layers, (unsigned long long)j->count);
         break;
+    case BF_FAMILY_BLOCKED:
+        ADD(" shape=%u/%u/%u/%u", j->shape.block_bits, j->shape.sectors, j->shape.groups,
+            j->shape.k);
+        break;
     }
     if (o->seed) ADD(" keyed");
     if (o->readonly) ADD(" read-only");
@@ -1539,6 +1563,22 @@ static PyGetSetDef scalable_getset[] = {
     {"kernel", (getter)get_kernel, NULL, "the kernel its layers run", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
+static PyObject *blocked_get_shape(bfpy_filter *o, void *unused) {
+    (void)unused;
+    info_job *j = PyMem_Malloc(sizeof *j);
+    if (!j) return PyErr_NoMemory();
+    PyObject *r = get_info(o, j) < 0 ? NULL
+                                     : Py_BuildValue("(IIII)", j->shape.block_bits, j->shape.sectors,
+                                                     j->shape.groups, j->shape.k);
+    PyMem_Free(j);
+    return r;
+}
+
+static PyGetSetDef blocked_getset[] = {
+    {"shape", (getter)blocked_get_shape, NULL,
+     "(block_bits, sectors, groups, k): the shape of the filter", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 static PyMethodDef module_methods[] = {
     {"_restore", filter_restore, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};
@@ -1589,6 +1629,7 @@ int bfpy_filter_types_init(PyObject *module) {
     bfpy_filter_types[BF_FAMILY_COUNTING] = &counting_type;
     bfpy_filter_types[BF_FAMILY_CUCKOO] = &cuckoo_type;
     bfpy_filter_types[BF_FAMILY_SCALABLE] = &scalable_type;
+    bfpy_filter_types[BF_FAMILY_BLOCKED] = &blocked_type;
     if (init_type(&base_type, "blockfilter.Filter",
                   "The methods every filter family has (abstract).", NULL, base_methods,
                   base_getset) < 0 ||
@@ -1615,12 +1656,20 @@ int bfpy_filter_types_init(PyObject *module) {
                   "Scalable(capacity, error_rate=0.01, *, seed=None, expansion=2, ratio=0.5, "
                   "scaling=True)\n\nA chain of SBBF layers for sets of unknown size: grows "
                   "past capacity, its FPR staying within error_rate.",
-                  &base_type, NULL, scalable_getset) < 0)
+                  &base_type, NULL, scalable_getset) < 0 ||
+        init_type(&blocked_type, "blockfilter.Blocked",
+                  "Blocked(capacity, error_rate=0.01, *, seed=None, block_bits=0, sectors=0, "
+                  "groups=0, k=0)\n\nA blocked Bloom filter of any shape: blocks of block_bits "
+                  "(32..512), 1 or more sectors of 32 or 64 bits, in groups; a key sets k/groups "
+                  "bits in one sector of each group. All four 0: the layout 512/8/2 at its best "
+                  "k. Sized by the shape's exact model.",
+                  &base_type, budget_methods, blocked_getset) < 0)
         return -1;
     if (PyStructSequence_InitType2(&stats_type, &stats_desc) < 0) return -1;
-    PyTypeObject *types[] = {&base_type,    &bfpy_sbbf_type, &bloom_type, &counting_type,
-                             &cuckoo_type,  &scalable_type,  &stats_type};
-    const char *names[] = {"Filter", "SBBF", "Bloom", "Counting", "Cuckoo", "Scalable", "Stats"};
+    PyTypeObject *types[] = {&base_type,   &bfpy_sbbf_type, &bloom_type,   &counting_type,
+                             &cuckoo_type, &scalable_type,  &blocked_type, &stats_type};
+    const char *names[] = {"Filter", "SBBF",     "Bloom",   "Counting",
+                           "Cuckoo", "Scalable", "Blocked", "Stats"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         Py_INCREF(types[i]);
         if (PyModule_AddObject(module, names[i], (PyObject *)types[i]) < 0) {

@@ -352,6 +352,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         {"EENCRYPTED", BF_EENCRYPTED},
         {"ENOFILTER", BF_ENOFILTER},
         {"ENOCOLUMN", BF_ENOCOLUMN},
+        {"ESHAPE", BF_ESHAPE},
     };
     PyObject *codes = PyDict_New();
     if (!codes) goto fail;

@@ -8,7 +8,7 @@ import pytest
 
 import blockfilter as bf
 
-FAMILIES = [bf.SBBF, bf.Bloom, bf.Counting, bf.Cuckoo, bf.Scalable]
+FAMILIES = [bf.SBBF, bf.Bloom, bf.Counting, bf.Cuckoo, bf.Scalable, bf.Blocked]
 
 
 @pytest.mark.parametrize("cls", FAMILIES)
@@ -229,3 +229,29 @@ def test_bitset_is_a_readonly_view():
     assert w.sum() > 0
     del w
     f.close()
+
+
+def test_blocked_shapes():
+    """Any blocked shape: keys, merge of equal shapes, the shape back from
+    bytes, the rule a broken shape breaks."""
+    for shape in ((32, 1, 1, 4), (64, 1, 1, 6), (256, 8, 8, 8), (512, 1, 1, 8), (512, 16, 2, 8)):
+        b, s, z, k = shape
+        f = bf.Blocked(5000, 0.01, block_bits=b, sectors=s, groups=z, k=k)
+        assert f.shape == shape and ("shape=%d/%d/%d/%d" % shape) in repr(f)
+        f.update(range(2000))
+        assert all(i in f for i in range(2000))
+        assert f.stats.k == k and f.family == "blocked"
+        g = bf.Blocked(5000, 0.01, block_bits=b, sectors=s, groups=z, k=k)
+        g.update(range(2000, 3000))
+        h = f | g
+        assert all(i in h for i in range(3000))
+        back = bf.from_bytes(f.to_bytes())
+        assert type(back) is bf.Blocked and back.shape == shape
+        assert back.to_bytes() == f.to_bytes()
+    assert bf.Blocked(1000, 0.01).shape[:3] == (512, 8, 2)
+    with pytest.raises(ValueError, match="sectors of 32 or 64 bits"):
+        bf.Blocked(1000, 0.01, block_bits=512, sectors=4, groups=1, k=4)
+    with pytest.raises(ValueError, match="differ"):
+        bf.Blocked(1000, 0.01, block_bits=64, sectors=1, groups=1, k=4) | \
+            bf.Blocked(1000, 0.01, block_bits=64, sectors=2, groups=2, k=4)
+    assert bf.statuses["ESHAPE"] == -20

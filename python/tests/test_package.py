@@ -19,7 +19,7 @@ def test_versions_agree():
 
 
 def test_exports_and_kernels():
-    for name in ["SBBF", "Bloom", "Counting", "Cuckoo", "Scalable", "Filter", "Stats", "hash",
+    for name in ["SBBF", "Bloom", "Counting", "Cuckoo", "Scalable", "Blocked", "Filter", "Stats", "hash",
                  "hash_many", "load", "open", "from_bytes", "size_for", "fpp_for",
                  "sbbf_model_fpp", "sbbf_bytes", "kernels", "default_kernel", "random_seed"]:
         assert hasattr(bf, name), name

@@ -529,7 +529,9 @@ static void len_minus(bf_native_header *h, uint8_t *p) { (void)p, h->payload_len
 static void inserted_zero(bf_native_header *h, uint8_t *p) { (void)p, h->inserted = 0; }
 static void nothing(bf_native_header *h, uint8_t *p) { (void)h, (void)p; }
 static void payload_byte(bf_native_header *h, uint8_t *p) { (void)h, p[3] ^= 0x10; }
-static void version_2(bf_native_header *h, uint8_t *p) { (void)p, h->version = 2; }
+static void version_next(bf_native_header *h, uint8_t *p) {
+    (void)p, h->version = BF_FORMAT_VERSION + 1;
+}
 static void family_9(bf_native_header *h, uint8_t *p) { (void)p, h->family = 9; }
 static void seed_unkeyed(bf_native_header *h, uint8_t *p) { (void)p, h->seed = 5, h->flags = 0; }
 static void flags_high(bf_native_header *h, uint8_t *p) { (void)p, h->flags |= 4; }
@@ -562,7 +564,7 @@ Test(format, crafted_inconsistent_fields_rejected) {
         uint8_t *buf = saved(f, &len);
         cr_assert_eq(load_with(buf, len, nothing, true), BF_OK);
         cr_assert_eq(load_with(buf, len, payload_byte, false), BF_ECORRUPT);
-        cr_assert_eq(load_with(buf, len, version_2, true), BF_EVERSION);
+        cr_assert_eq(load_with(buf, len, version_next, true), BF_EVERSION);
         cr_assert_eq(load_with(buf, len, family_9, true), BF_EFAMILY);
         cr_assert_eq(load_with(buf, len, seed_unkeyed, true), BF_ECORRUPT);
         cr_assert_eq(load_with(buf, len, flags_high, true), BF_ECORRUPT);

@@ -332,6 +332,17 @@ static void family_object_refuses(bf_filter *v) {
         cr_assert_eq(bf_cuckoo_remove_hash(bf_filter_cuckoo(v), 1), BF_EREADONLY);
     } else if (bf_filter_scalable(v)) {
         scalable_view_refuses(bf_filter_scalable(v));
+    } else if (bf_filter_blocked(v)) {
+        bf_blocked *b = bf_filter_blocked(v);
+        const uint64_t h = 1;
+        const int64_t i64 = 1;
+        cr_assert_eq(bf_blocked_insert_hash(b, 1), BF_EREADONLY);
+        cr_assert_eq(bf_blocked_insert_hashes(b, &h, 1), BF_EREADONLY);
+        cr_assert_eq(bf_blocked_insert(b, "x", 1), BF_EREADONLY);
+        cr_assert_eq(bf_blocked_insert_int64s(b, &i64, 1), BF_EREADONLY);
+        cr_assert_eq(bf_blocked_clear(b), BF_EREADONLY);
+        cr_assert_eq(bf_blocked_set_seed(b, 9), BF_EREADONLY);
+        cr_assert_eq(bf_blocked_merge(b, b), BF_EREADONLY);
     } else {
         cr_assert_fail("%s: no family object to check: add its mutating calls here",
                        bf_family_name(bf_filter_family(v)));

@@ -49,7 +49,7 @@ expect 0 "calc budget" -- "$BF" calc --n 1e7 --bytes 10M --work-ns 100 --costs c
 has "calc budget" "^pick: sbbf" out
 has "calc budget" "cannot hold the keys within the byte budget" out
 # Nothing fits.
-expect 2 "calc nothing fits" -- "$BF" calc --n 1e3 --bytes 16 --work-ns 100 --costs costs.txt
+expect 2 "calc nothing fits" -- "$BF" calc --n 1e3 --bytes 2 --work-ns 100 --costs costs.txt
 has "calc nothing fits" "no layout fits" err
 
 # Without a table: refused, with the way out.

@@ -113,7 +113,11 @@ static void check_family(bf_family fam) {
 
     /* The header, read byte by byte. */
     CHECK(len >= BF_HEADER_BYTES && memcmp(img, "BFLT", 4) == 0, "%s: magic", name);
-    CHECK(le(img + 4, 2) == BF_FORMAT_VERSION, "%s: version", name);
+    /* The lowest version that holds the image: 2 for the blocked family
+     * (new in it), 1 for the families of version 1 (docs/format.md). */
+    CHECK(le(img + 4, 2) >= 1 && le(img + 4, 2) <= BF_FORMAT_VERSION &&
+              (fam != BF_FAMILY_BLOCKED || le(img + 4, 2) == 2),
+          "%s: version %u", name, (unsigned)le(img + 4, 2));
     CHECK(img[6] == (uint8_t)fam, "%s: family byte", name);
     CHECK(le(img + 8, 8) == seed_for(fam), "%s: seed", name);
     CHECK(img[7] == (seed_for(fam) ? 1 : 0), "%s: keyed flag", name);

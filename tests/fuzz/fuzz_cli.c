@@ -24,6 +24,8 @@
  *           file; with bit 1, probes of column (byte 1 >> 2) % columns with
  *           a few values of every type, and with its min statistic as
  *           the library writes it, answer 0, 1 or 2.
+ *   mode 8: as mode 0 for a blocked filter of one of 16 shapes (bits 0-3
+ *           of byte 1: every kind of shape; bits 4-7 the read buffer).
  * Input: byte 0 = mode, byte 1 = options, then the file or argument bytes.
  * stdout and stderr of the tool are discarded (mode 0 keeps the query's
  * stdout to check it).
@@ -198,7 +200,7 @@ static void build_and_query(const uint8_t *data, size_t size, unsigned chunk, in
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     setup();
-    unsigned mode = data[0] % 8u, opt = data[1];
+    unsigned mode = data[0] % 9u, opt = data[1];
     data += 2;
     size -= 2;
     unlink(filt_path);
@@ -221,6 +223,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *args[] = {"--family", "scalable", "--n", "4", "--expansion", exps[opt & 3u],
                         "--ratio", (opt & 4u) ? "0.9" : "0.5", (opt & 8u) ? "--nonscaling" : "--quiet"};
         build_and_query(data, size, opt >> 4, 0, args, 9, (opt & 8u) != 0);
+        break;
+    }
+    case 8: {
+        /* B, S, Z, K of each shape, as option values. */
+        static char *shapes[16][4] = {
+            {"32", "1", "1", "1"},    {"32", "1", "1", "4"},    {"64", "1", "1", "6"},
+            {"64", "2", "2", "4"},    {"128", "1", "1", "7"},   {"128", "2", "1", "3"},
+            {"128", "4", "2", "6"},   {"256", "1", "1", "8"},   {"256", "8", "8", "8"},
+            {"256", "4", "4", "16"},  {"512", "1", "1", "32"},  {"512", "8", "8", "8"},
+            {"512", "16", "16", "16"}, {"512", "8", "2", "6"},  {"512", "16", "4", "12"},
+            {"512", "16", "1", "5"},
+        };
+        char **sh = shapes[opt & 15u];
+        char *args[] = {"--family", "blocked", "--block-bits", sh[0], "--sectors", sh[1],
+                        "--groups",  sh[2],     "--k",          sh[3]};
+        build_and_query(data, size, opt >> 4, 0, args, 10, 0);
         break;
     }
     case 1:
