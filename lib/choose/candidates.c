@@ -5,7 +5,9 @@
  * need nothing else.
  *
  *  - the SBBF (Parquet's layout: 256-bit blocks, 8 sectors, k = 8);
- *  - cuckoo filters, 4-slot buckets of 8-, 12- and 16-bit fingerprints;
+ *  - cuckoo filters, 4-slot buckets of 8-, 12- and 16-bit fingerprints,
+ *    and 2- and 8-slot ones where the family has every shape (its header
+ *    defines BF_CUCKOO_MAX_BUCKET_SIZE);
  *  - the blocked family's shapes: register-blocked 32 and 64, blocked 512,
  *    sectorized 256 and 512, cache-sectorized 512 in 2 and 4 groups, each
  *    with a few k.
@@ -13,6 +15,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "choose/candidates.h"
 #include "families/baselines.h"
+
+#if defined(BF_CUCKOO_MAX_BUCKET_SIZE) /* the cuckoo family has every shape */
+#define BF_HAVE_CUCKOO_SHAPES 1
+#endif
 
 #include <math.h>
 #include <time.h>
@@ -81,12 +87,71 @@ static const bf__candidate_ops sbbf_ops = {sbbf_fit_fpp,  sbbf_fit_bytes, sbbf_m
                                            sbbf_design_keys, sbbf_insert, sbbf_lookup,
                                            sbbf_destroy};
 
-/* ---- cuckoo (4-slot buckets) --------------------------------------------- */
+/* ---- cuckoo -------------------------------------------------------------- */
 
-/* Calibration fills tables to this load (below the sizing's, so no insert
+/* Calibration fills tables to this share of the planned load (so no insert
  * fails). */
 #define CUCKOO_FILL_LOAD 0.90
 
+static int cuckoo_insert_one(void *obj, uint64_t h) { return bf_cuckoo_insert_hash(obj, h); }
+static int cuckoo_insert(void *obj, const uint64_t *h, size_t n) {
+    size_t done;
+    return bf__batch_loop(obj, false, h, n, &done, cuckoo_insert_one);
+}
+static size_t cuckoo_lookup(const void *obj, const uint64_t *h, size_t n, uint8_t *out) {
+    return bf_cuckoo_contains_hashes(obj, h, n, out);
+}
+static void cuckoo_destroy(void *obj) { bf_cuckoo_free(obj); }
+
+#if defined(BF_HAVE_CUCKOO_SHAPES)
+/* Every shape of the cuckoo family (b slots of f bits, p[0] and p[1]),
+ * through its public sizing and model. */
+static uint64_t shape_buckets(const bf__candidate *c, uint64_t bytes) {
+    return bytes / ((uint64_t)c->p[0] * c->p[1]) * 8 +
+           bytes % ((uint64_t)c->p[0] * c->p[1]) * 8 / ((uint64_t)c->p[0] * c->p[1]);
+}
+
+static int cuckoo_fit_fpp(const bf__candidate *c, uint64_t n, double fpp, uint64_t *bytes,
+                          double *fpr) {
+    bf_cuckoo_sizing sz;
+    int rc = bf_cuckoo_size_for(n, fpp, c->p[0], c->p[1], 0, &sz);
+    if (rc) return rc == BF_EINVAL ? rc : BF_ETOOBIG;
+    *bytes = sz.num_bytes;
+    *fpr = sz.model_fpp;
+    return BF_OK;
+}
+
+/* The most buckets a budget holds, if the family's sizing would plan n
+ * keys into that many: it plans the fewest buckets whose FPR meets a
+ * target, at most its design load, so asking it for this table's FPR says
+ * whether the load is one it plans for. */
+static int cuckoo_fit_bytes(const bf__candidate *c, uint64_t n, uint64_t budget,
+                            uint64_t *bytes, double *fpr) {
+    uint64_t nb = shape_buckets(c, budget);
+    if (nb < 2) return BF_ETOOBIG;
+    double load = (double)n / ((double)nb * c->p[0]);
+    double p = load <= 1 ? bf_cuckoo_model_fpp(c->p[0], c->p[1], load) : NAN;
+    bf_cuckoo_sizing sz;
+    if (!(p > 0 && p < 1) || bf_cuckoo_size_for(n, p, c->p[0], c->p[1], 0, &sz) != BF_OK ||
+        sz.num_buckets > nb)
+        return BF_ETOOBIG;
+    *bytes = (nb * c->p[0] * c->p[1] + 7) / 8;
+    *fpr = p;
+    return BF_OK;
+}
+
+static int cuckoo_make(const bf__candidate *c, uint64_t bytes, void **obj) {
+    uint64_t nb = shape_buckets(c, bytes);
+    if (nb < 2) return BF_EINVAL;
+    return bf_cuckoo_new_table((bf_cuckoo **)obj, nb, c->p[0], c->p[1], 0);
+}
+static uint64_t cuckoo_design_keys(const bf__candidate *c, const void *obj) {
+    double load = bf_cuckoo_model_load(c->p[0]);
+    if (!(load > 0)) load = 0.5;
+    return (uint64_t)(CUCKOO_FILL_LOAD * load * c->p[0] * (double)bf_cuckoo_num_buckets(obj));
+}
+#else
+/* 4-slot buckets of 8, 12 or 16 bits, with the family's own model. */
 static uint64_t cuckoo_bucket_bytes(const bf__candidate *c) { return c->p[1] / 2; }
 
 /* Model FPR of num_buckets buckets holding n keys, or NaN if the table
@@ -143,15 +208,7 @@ static uint64_t cuckoo_design_keys(const bf__candidate *c, const void *obj) {
     return (uint64_t)(CUCKOO_FILL_LOAD * BF_CUCKOO_SLOTS *
                       (double)bf_cuckoo_num_buckets(obj));
 }
-static int cuckoo_insert_one(void *obj, uint64_t h) { return bf_cuckoo_insert_hash(obj, h); }
-static int cuckoo_insert(void *obj, const uint64_t *h, size_t n) {
-    size_t done;
-    return bf__batch_loop(obj, false, h, n, &done, cuckoo_insert_one);
-}
-static size_t cuckoo_lookup(const void *obj, const uint64_t *h, size_t n, uint8_t *out) {
-    return bf_cuckoo_contains_hashes(obj, h, n, out);
-}
-static void cuckoo_destroy(void *obj) { bf_cuckoo_free(obj); }
+#endif
 
 static const bf__candidate_ops cuckoo_ops = {cuckoo_fit_fpp,     cuckoo_fit_bytes,
                                              cuckoo_make,        cuckoo_design_keys,
@@ -214,11 +271,14 @@ static const bf__candidate_ops blocked_ops = {blocked_fit_fpp,     blocked_fit_b
 
 /* ---- the rows ------------------------------------------------------------ */
 
-#define CUCKOO(f) {"cuckoo-b4-f" #f, BF_FAMILY_CUCKOO, {BF_CUCKOO_SLOTS, f, 0, 0}, &cuckoo_ops},
+#define CUCKOO(b, f) {"cuckoo-b" #b "-f" #f, BF_FAMILY_CUCKOO, {b, f, 0, 0}, &cuckoo_ops},
 
 static const bf__candidate candidates[] = {
     {"sbbf", BF_FAMILY_SBBF, {256, 8, 8, 8}, &sbbf_ops},
-    CUCKOO(8) CUCKOO(12) CUCKOO(16)
+    CUCKOO(4, 8) CUCKOO(4, 12) CUCKOO(4, 16)
+#if defined(BF_HAVE_CUCKOO_SHAPES)
+    CUCKOO(2, 8) CUCKOO(2, 12) CUCKOO(2, 16) CUCKOO(8, 8) CUCKOO(8, 12) CUCKOO(8, 16)
+#endif
     /* register-blocked: one 32- or 64-bit word */
     BLOCKED(32, 1, 1, 3) BLOCKED(32, 1, 1, 4) BLOCKED(32, 1, 1, 5)
     BLOCKED(64, 1, 1, 4) BLOCKED(64, 1, 1, 6) BLOCKED(64, 1, 1, 8)
