@@ -106,6 +106,19 @@ typedef struct bf_sbbf_layout {
     uint8_t *insert_bits[4]; /* by kernel class: bits, or NULL (see above) */
 } bf_sbbf_layout;
 
+/*
+ * Where a filter sits: the library places every filter of layout version 1
+ * (owned or a view) at an address whose remainder mod BF_SBBF_PLACE_MOD is
+ * BF_SBBF_PLACE(kernel class it runs). A query tests the address, a value
+ * the caller holds in a register and that no store changes, so a compiler
+ * takes the test out of the caller's loop (it unswitches the loop) even
+ * when the loop stores bytes that may alias the filter; the inline loop is
+ * then the bare probe. A filter of another layout version sits at a
+ * remainder of 0, which no class has. Part of layout version 1's promise.
+ */
+#define BF_SBBF_PLACE_MOD 256u
+#define BF_SBBF_PLACE(kernel) (16u * (1u + (kernel)))
+
 /* ------------------------------------------------------------------------ */
 /* Primitives: the one definition                                            */
 /* ------------------------------------------------------------------------ */
@@ -324,24 +337,43 @@ static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
     return BF_INL_CAST(const bf_sbbf_layout *, BF_INL_CAST(const void *, f));
 }
 
-/** Whether the single-key queries on f run inline here (else the library):
- *  its tag names the layout version and a kernel class this code implements. */
-static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
-    uint32_t tag = bf_inl_sbbf_layout(f)->tag;
-#if defined(BF_INL_AVX2)
-    return tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX2) || tag == BF_SBBF_TAG(BF_SBBF_KERNEL_AVX512);
+/* The address of f modulo BF_SBBF_PLACE_MOD. */
+#if defined(__cplusplus)
+#define BF_INL_PLACE_OF(f) (reinterpret_cast<uintptr_t>(f) % BF_SBBF_PLACE_MOD)
 #else
-    return tag == BF_SBBF_TAG(BF_SBBF_INLINE);
+#define BF_INL_PLACE_OF(f) ((uintptr_t)(const void *)(f) % BF_SBBF_PLACE_MOD)
 #endif
+/* Whether x, a place or a tag (what `of` makes of a kernel class), names a
+ * kernel class this code implements. */
+#if defined(BF_INL_AVX2)
+#define BF_INL_CLASS_HERE(x, of) ((x) == of(BF_SBBF_KERNEL_AVX2) || (x) == of(BF_SBBF_KERNEL_AVX512))
+#else
+#define BF_INL_CLASS_HERE(x, of) ((x) == of(BF_SBBF_INLINE))
+#endif
+/* Whether f sits at the place of such a class (no memory read: see
+ * BF_SBBF_PLACE), or its tag names layout version 1 and such a class (the
+ * test for libraries older than the placement). */
+static inline bool bf_inl_sbbf_placed(const bf_sbbf *f) {
+    const uintptr_t place = BF_INL_PLACE_OF(f);
+    return BF_INL_CLASS_HERE(place, BF_SBBF_PLACE);
+}
+static inline bool bf_inl_sbbf_tag_ok(const bf_sbbf *f) {
+    const uint32_t tag = bf_inl_sbbf_layout(f)->tag;
+    return BF_INL_CLASS_HERE(tag, BF_SBBF_TAG);
+}
+/** Whether the single-key queries on f run inline here (else the library):
+ *  f sits at its class's place, or its tag names the layout version and a
+ *  kernel class this code implements. */
+static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
+    return bf_inl_sbbf_placed(f) || bf_inl_sbbf_tag_ok(f);
 }
 /* The bitset this code may insert into inline, or NULL. */
 static inline uint8_t *bf_inl_sbbf_insert_bits(const bf_sbbf *f) {
     return bf_inl_sbbf_layout(f)->insert_bits[BF_SBBF_INLINE];
 }
-
 /* The probe and set of the kernel class this code implements. */
-static inline bool bf_inl_sbbf_probe(const bf_sbbf_layout *l, uint64_t h) {
-    const uint8_t *p = l->data + bf_sbbf_block_index(h, l->num_blocks) * 32u;
+static inline bool bf_inl_sbbf_probe(const uint8_t *data, uint64_t num_blocks, uint64_t h) {
+    const uint8_t *p = data + bf_sbbf_block_index(h, num_blocks) * 32u;
 #if defined(BF_INL_AVX2)
     return bf_inl_avx2_block_test(p, h);
 #elif defined(BF_INL_NEON)
@@ -361,8 +393,12 @@ static inline void bf_inl_sbbf_set(uint8_t *bits, uint64_t num_blocks, uint64_t 
 #endif
 }
 
+/* Queries read data and num_blocks once bf_sbbf_inline_ok(f) holds: the
+ * bitset and its size in every filter of layout version 1, whichever its
+ * kernel, so the answer is the library's. */
 static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash) {
-    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), hash);
+    const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) return bf_inl_sbbf_probe(l->data, l->num_blocks, hash);
     return (bf_sbbf_contains_hash)(f, hash);
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
@@ -396,8 +432,10 @@ static inline uint64_t bf_inl_sbbf_hash_bytes(const bf_sbbf_layout *l, const voi
     return bf_hash_xxh64_seeded(data, len, l->seed);
 }
 static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, size_t len) {
-    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f) && data))
-        return bf_inl_sbbf_probe(bf_inl_sbbf_layout(f), bf_inl_sbbf_hash_bytes(bf_inl_sbbf_layout(f), data, len));
+    if (BF_INL_LIKELY(bf_sbbf_inline_ok(f) && data != NULL)) {
+        const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+        return bf_inl_sbbf_probe(l->data, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
+    }
     return (bf_sbbf_contains)(f, data, len);
 }
 static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
@@ -423,9 +461,9 @@ static inline uint64_t bf_hash_double_inline(double v) {
 /* The typed single-key calls: the filter's seed (0 = Parquet's hash). */
 #define BF_INL_SBBF_TYPED(suffix, ctype, hash_expr)                                 \
     static inline bool bf_sbbf_contains_##suffix##_inline(const bf_sbbf *f, ctype v) {  \
-        if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) {                                          \
-            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                                \
-            return bf_inl_sbbf_probe(l, hash_expr);                                         \
+        if (BF_INL_LIKELY(bf_sbbf_inline_ok(f))) {                                       \
+            const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                             \
+            return bf_inl_sbbf_probe(l->data, l->num_blocks, hash_expr);                 \
         }                                                                                \
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \

@@ -14,7 +14,10 @@ static int check_size(uint64_t num_bytes) {
 }
 
 /* A filter over bitset (a view) or, with bitset NULL, over zeroed memory
- * of its own. */
+ * of its own. The object sits at its kernel class's place modulo
+ * BF_SBBF_PLACE_MOD (blockfilter_inline.h), inside an allocation that much
+ * larger: the header's inline queries test the address, which a compiler
+ * takes out of a caller's loop, instead of a field. */
 static int make(bf_sbbf **out, const void *bitset, size_t num_bytes, const bf_kernel *kernel,
                 uint64_t seed) {
     if (!out) return BF_EINVAL;
@@ -22,22 +25,28 @@ static int make(bf_sbbf **out, const void *bitset, size_t num_bytes, const bf_ke
     if (rc) return rc;
     if (!kernel) kernel = bf__sbbf_kernel_default();
     if (!kernel) return BF_EKERNEL;
-    bf_sbbf *f = bf__calloc(1, sizeof *f);
-    if (!f) return BF_ENOMEM;
+    uint8_t *base = bf__calloc(1, sizeof(bf_sbbf) + BF_SBBF_PLACE_MOD);
+    if (!base) return BF_ENOMEM;
+    bf_sbbf proto;
+    memset(&proto, 0, sizeof proto);
     if (bitset) {
-        f->data = bitset;
+        proto.data = bitset;
     } else {
-        if ((rc = bf__alloc_bits(&f->region, num_bytes))) {
-            bf__free(f);
+        if ((rc = bf__alloc_bits(&proto.region, num_bytes))) {
+            bf__free(base);
             return rc;
         }
-        f->bits = f->region.ptr;
-        f->data = f->bits;
+        proto.bits = proto.region.ptr;
+        proto.data = proto.bits;
     }
-    f->num_bytes = num_bytes;
-    f->num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
-    f->seed = seed;
-    bf__sbbf_bind_kernel(f, kernel);
+    proto.num_bytes = num_bytes;
+    proto.num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
+    proto.seed = seed;
+    bf__sbbf_bind_kernel(&proto, kernel);
+    const uintptr_t place = BF_SBBF_PLACE(proto.tag & 0xffffu);
+    bf_sbbf *f = (bf_sbbf *)(void *)(base + ((place - (uintptr_t)base) % BF_SBBF_PLACE_MOD));
+    *f = proto;
+    f->alloc_base = base;
     *out = f;
     return BF_OK;
 }
@@ -108,7 +117,7 @@ int bf_sbbf_view(bf_sbbf **out, const void *bitset, size_t num_bytes) {
 void bf_sbbf_free(bf_sbbf *f) {
     if (!f) return;
     bf__free_bits(&f->region);
-    bf__free(f);
+    bf__free(f->alloc_base);
 }
 
 bool bf_sbbf_is_readonly(const bf_sbbf *f) { return f->bits == NULL; }

@@ -32,6 +32,7 @@ struct bf_sbbf {
     const bf_kernel *kernel;
     const bf_hash_kernel *hash_kernel; /* typed keys' hashing, of the kernel's ISA */
     bf_region region;          /* owned memory, kind 0 for a view */
+    void *alloc_base;          /* the allocation this object sits in (sbbf.c) */
 };
 _Static_assert(offsetof(struct bf_sbbf, layout) == 0, "layout first");
 _Static_assert(offsetof(struct bf_sbbf, tag) == offsetof(bf_sbbf_layout, tag), "tag");
@@ -41,6 +42,11 @@ _Static_assert(offsetof(struct bf_sbbf, num_blocks) == offsetof(bf_sbbf_layout, 
 _Static_assert(offsetof(struct bf_sbbf, seed) == offsetof(bf_sbbf_layout, seed), "seed");
 _Static_assert(offsetof(struct bf_sbbf, insert_bits) == offsetof(bf_sbbf_layout, insert_bits),
                "insert_bits");
+/* Every class's place is a multiple of the object's alignment, below the
+ * modulus, and not 0 (the place of other layout versions). */
+_Static_assert(_Alignof(struct bf_sbbf) <= 16 && BF_SBBF_PLACE(0) % 16 == 0 &&
+                   BF_SBBF_PLACE(BF_SBBF_KERNEL_NEON) < BF_SBBF_PLACE_MOD,
+               "places");
 
 /* Sets the filter's kernel, the hash kernel that goes with it, and the
  * public layout's tag and insert bitsets (dispatch.c): every place that

@@ -62,6 +62,15 @@ static hp_key hp_make(uint64_t *s, unsigned long i) {
     return k;
 }
 
+/* Whether f sits at its kernel class's place (BF_SBBF_PLACE), which the
+ * inline queries test. */
+static int hp_placed(const bf_sbbf *f) {
+    const bf_sbbf_layout *l = HP_CAST(const bf_sbbf_layout *, HP_CAST(const void *, f));
+    uintptr_t addr;
+    memcpy(&addr, &f, sizeof addr);
+    return addr % BF_SBBF_PLACE_MOD == BF_SBBF_PLACE(l->tag & 0xffffu);
+}
+
 #if defined(BF_SBBF_INLINE)
 /* Whether this build's inline code implements the kernel named. */
 static int hp_inlined_here(const char *kernel) {
@@ -89,6 +98,7 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
     }
     hp_check(bf_sbbf_set_seed(a, seed) == BF_OK && bf_sbbf_set_seed(b, seed) == BF_OK, "seed",
              kernel, 0);
+    hp_check(hp_placed(a) && hp_placed(b), "a filter sits at its kernel class's place", kernel, 0);
 #if defined(BF_SBBF_INLINE)
     hp_check(bf_sbbf_inline_ok(a) == (hp_inlined_here(kernel) != 0),
              "inline path taken exactly for its own kernel", kernel, 0);
@@ -155,6 +165,7 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
     if (copy) {
         memcpy(copy + 3, bf_sbbf_bitset(a), BYTES); /* misaligned */
         if (bf_sbbf_view_kernel(&v, copy + 3, BYTES, kernel) == BF_OK) {
+            hp_check(hp_placed(v), "a view sits at its kernel class's place", kernel, 0);
             hp_check(bf_sbbf_insert_hash(v, 1) == BF_EREADONLY &&
                          bf_sbbf_insert(v, "abcdefgh", 8) == BF_EREADONLY &&
                          bf_sbbf_insert_int64(v, 3) == BF_EREADONLY &&
