@@ -98,7 +98,8 @@ static void blocked_shapes(uint64_t n, double fpp, uint64_t bytes) {
         char name[32];
         snprintf(name, sizeof name, "%u/%u/%u/%u", best.block_bits, best.sectors, best.groups,
                  best.k);
-        if (!best_bytes) {
+        if (!best_bytes) { /* no k meets the target within the size limit */
+            snprintf(name, sizeof name, "%u/%u/%u/-", best.block_bits, best.sectors, best.groups);
             printf("%-16s %-12s %15s\n", layout_kind(&best), name, "-");
             continue;
         }

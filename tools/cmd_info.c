@@ -81,6 +81,9 @@ static void print_json(const facts *x) {
            x->version, bf_family_name(s->family), x->file_bytes, s->num_bytes, s->kernel,
            s->inserted, s->cells, s->cells_set, s->fill_ratio, s->est_keys, s->est_fpp, s->k,
            s->fp_bits, x->seed ? "true" : "false", x->seed);
+    if (s->block_bits)
+        printf(",\"shape\":{\"block_bits\":%u,\"sectors\":%u,\"groups\":%u,\"k\":%u}",
+               s->block_bits, s->sectors, s->groups, s->k);
     if (x->chain) print_chain_json(x);
     printf("}\n");
 }
@@ -104,6 +107,9 @@ static void print_text(const facts *x) {
     printf("estimated fpp:   %.6g\n", s->est_fpp);
     if (s->family == BF_FAMILY_CUCKOO) printf("fingerprint bits: %u\n", s->fp_bits);
     else printf("hashes (k):      %u\n", s->k);
+    if (s->block_bits)
+        printf("shape:           %u/%u/%u/%u (block bits/sectors/groups/k)\n", s->block_bits,
+               s->sectors, s->groups, s->k);
     /* The native format keeps a seed exactly when hashing is keyed. */
     if (x->seed) printf("hashing:         keyed, seed 0x%016" PRIx64 "\n", x->seed);
     else printf("hashing:         XXH64 seed 0 (Parquet)\n");

@@ -33,6 +33,7 @@ struct bf_blocked {
     const bf_blocked_impl *impl;
     const bf_kernel *kernel; /* the SBBF's shape: the SBBF kernel it runs; else NULL */
     bf_blocked_batch_fn simd_contains; /* batch lookups with SIMD, or NULL */
+    const char *simd_kernel;           /* the name of that SIMD ("avx2"), or NULL */
     bf_region region;    /* owned memory; kind 0 for a view */
 };
 
@@ -47,6 +48,11 @@ BF_HIDDEN const bf_blocked_impl *bf__blocked_impl_for(const bf_blocked_shape *s,
  * than 2^32 blocks. */
 BF_HIDDEN bf_blocked_batch_fn bf__blocked_avx2_contains_for(const bf_blocked_shape *s,
                                                             bool specialised);
+#endif
+#if defined(BF_HAVE_AVX512)
+/* The same with AVX-512, eight keys per register (blocked_avx512.c). */
+BF_HIDDEN bf_blocked_batch_fn bf__blocked_avx512_contains_for(const bf_blocked_shape *s,
+                                                              bool specialised);
 #endif
 
 /* What the statistics report: bits set, and from them the estimated keys

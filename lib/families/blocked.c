@@ -55,22 +55,36 @@ static inline const uint8_t *block_of(const bf_blocked *f, uint64_t h, unsigned 
         uint8_t *p = f->bits + bf__blocked_block_index(h, f->num_blocks) * ((B) / 8);          \
         bf__blocked_set(p, (uint32_t)h, B, S, Z, K, bf__blocked_salts);                        \
     }                                                                                          \
+    /* The batches read the object once: stores through out (bytes) could   \
+     * alias it, and would make the compiler reload it for every key. */     \
     static void insert_batch_##name(bf_blocked *f, const uint64_t *hs, size_t n) {             \
+        uint8_t *const bits = f->bits;                                                         \
+        const uint64_t nb = f->num_blocks;                                                     \
+        const unsigned b_ = (B), s_ = (S), z_ = (Z), k_ = (K);                                 \
         const bool pf = f->num_bytes >= PREFETCH_MIN_BYTES;                                    \
         for (size_t i = 0; i < n; i++) {                                                       \
             if (pf && i + PREFETCH_DISTANCE < n)                                               \
-                __builtin_prefetch(block_of(f, bf_sbbf_load_hash(hs + i + PREFETCH_DISTANCE), B), 1); \
-            insert_##name(f, bf_sbbf_load_hash(hs + i));                                       \
+                __builtin_prefetch(bits + bf__blocked_block_index(bf_sbbf_load_hash(          \
+                                              hs + i + PREFETCH_DISTANCE), nb) * (b_ / 8), 1);  \
+            uint64_t h = bf_sbbf_load_hash(hs + i);                                            \
+            bf__blocked_set(bits + bf__blocked_block_index(h, nb) * (b_ / 8), (uint32_t)h, b_,   \
+                            s_, z_, k_, bf__blocked_salts);                                    \
         }                                                                                      \
     }                                                                                          \
     static size_t contains_batch_##name(const bf_blocked *f, const uint64_t *hs, size_t n,     \
                                         uint8_t *out) {                                        \
+        const uint8_t *const data = f->data;                                                   \
+        const uint64_t nb = f->num_blocks;                                                     \
+        const unsigned b_ = (B), s_ = (S), z_ = (Z), k_ = (K);                                 \
         const bool pf = f->num_bytes >= PREFETCH_MIN_BYTES;                                    \
         size_t hits = 0;                                                                       \
         for (size_t i = 0; i < n; i++) {                                                       \
             if (pf && i + PREFETCH_DISTANCE < n)                                               \
-                __builtin_prefetch(block_of(f, bf_sbbf_load_hash(hs + i + PREFETCH_DISTANCE), B), 0); \
-            bool hit = contains_##name(f, bf_sbbf_load_hash(hs + i));                          \
+                __builtin_prefetch(data + bf__blocked_block_index(bf_sbbf_load_hash(          \
+                                              hs + i + PREFETCH_DISTANCE), nb) * (b_ / 8), 0);  \
+            uint64_t h = bf_sbbf_load_hash(hs + i);                                            \
+            bool hit = bf__blocked_test(data + bf__blocked_block_index(h, nb) * (b_ / 8),      \
+                                        (uint32_t)h, b_, s_, z_, k_, bf__blocked_salts);       \
             if (out) out[i] = (uint8_t)hit;                                                    \
             hits += hit;                                                                       \
         }                                                                                      \
@@ -174,11 +188,14 @@ static int make(bf_blocked **out, const bf_blocked_shape *s, const void *bitset,
         f->kernel = k;
         f->impl = &sbbf_kernel;
     }
+    /* Batch lookups with the process kernel's SIMD (fewer than 2^32 blocks). */
+#if defined(BF_HAVE_AVX512)
+    else if (k == &bf__sbbf_kernel_avx512 && f->num_blocks < ((uint64_t)1 << 32))
+        f->simd_contains = bf__blocked_avx512_contains_for(s, true), f->simd_kernel = k->name;
+#endif
 #if defined(BF_HAVE_AVX2)
-    /* Batch lookups with AVX2 when the process kernel is an x86 SIMD one. */
-    else if (k && k != &bf__sbbf_kernel_scalar && (k->required & (BF_CPU_AVX2 | BF_CPU_AVX512)) &&
-             f->num_blocks < ((uint64_t)1 << 32))
-        f->simd_contains = bf__blocked_avx2_contains_for(s, true);
+    else if (k == &bf__sbbf_kernel_avx2 && f->num_blocks < ((uint64_t)1 << 32))
+        f->simd_contains = bf__blocked_avx2_contains_for(s, true), f->simd_kernel = k->name;
 #endif
     *out = f;
     return BF_OK;
@@ -409,7 +426,7 @@ static int stats(const void *o, bf_filter_stats *st) {
     st->est_keys = m.est_keys;
     st->est_fpp = m.est_fpp;
     st->k = f->shape.k;
-    st->kernel = f->kernel ? f->kernel->name : f->simd_contains ? "avx2" : "scalar";
+    st->kernel = f->kernel ? f->kernel->name : f->simd_kernel ? f->simd_kernel : "scalar";
     st->block_bits = f->shape.block_bits;
     st->sectors = f->shape.sectors;
     st->groups = f->shape.groups;

@@ -123,8 +123,9 @@ typedef struct bf_family_ops {
     /* --- the native format version (version 3) --------------------------- */
     /* Optional (NULL: 1): the lowest native format version that holds the
      * object's image. save writes it; load and view refuse an image whose
-     * header says less (BF_ECORRUPT), so a reader of an older version
-     * never meets parameters it does not know under a version it does. */
+     * header says another (BF_ECORRUPT): less, and a reader of an older
+     * version would meet parameters it does not know under a version it
+     * does; more, and saving would not give the image back. */
     unsigned (*format_version)(const void *obj);
 } bf_family_ops;
 

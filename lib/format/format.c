@@ -137,7 +137,7 @@ static int build(bf_filter **out, const bf_native_header *h, const bf_family_ops
     void *obj = NULL;
     int rc = ops->decode(&obj, &h->params, payload, h->payload_len, h->seed, view);
     if (rc) return rc;
-    if (h->version < image_version(ops, obj)) {
+    if (h->version != image_version(ops, obj)) {
         ops->destroy(obj);
         return BF_ECORRUPT;
     }

@@ -259,7 +259,8 @@ Test(blocked_format, crafted_headers) {
     bad[24] ^= 1;
     rewrite_header_check(bad);
     cr_assert_eq(bf_filter_load(&g, bad, len), BF_ECORRUPT);
-    /* Untouched, it loads; older families still write version 1. */
+    /* Untouched, it loads; older families still write version 1, and an
+     * SBBF image marked 2 is refused (it would not save back as it is). */
     cr_assert_eq(bf_filter_load(&g, img, len), BF_OK);
     bf_filter_free(g);
     bf_filter *q;
@@ -268,6 +269,12 @@ Test(blocked_format, crafted_headers) {
     size_t w = 0;
     cr_assert_eq(bf_filter_save(q, head, sizeof head, &w), BF_OK);
     cr_assert_eq(head[4], 1);
+    bf_filter *r;
+    cr_assert_eq(bf_filter_load(&r, head, w), BF_OK);
+    bf_filter_free(r);
+    head[4] = 2;
+    rewrite_header_check(head);
+    cr_assert_eq(bf_filter_load(&r, head, w), BF_ECORRUPT);
     bf_filter_free(q);
     free(img);
     free(bad);

@@ -130,6 +130,8 @@ for shape in "32 1 1 4" "64 1 1 6" "512 1 1 8" "256 8 8 8" "512 16 2 8"; do
     --sectors "$ss" --groups "$sz" --k "$sk" --fpp 0.01 -o shape.bf keys.txt
   expect 0 "query blocked $shape" -- bf query --count shape.bf keys.txt
   has out "^maybe 2000$" "blocked $shape has every key"
+  expect 0 "info blocked $shape" -- bf info shape.bf
+  has out "^shape: +$sb/$ss/$sz/$sk " "info names the shape $shape"
 done
 expect 2 "blocked shape breaks a rule" -- bf build --quiet --family blocked --block-bits 512 \
   --sectors 4 --groups 1 --k 4 -o badshape.bf keys.txt
