@@ -129,6 +129,10 @@ const cli_command cli_cmd_calibrate = {
 
 /* ---- calc --work-ns: the chooser's report -------------------------------- */
 
+/* Runners-up whose expected cost is within this share of the pick's get a
+ * note. */
+#define CLOSE_SHARE 0.10
+
 static void print_choice(const bf_choice *c, size_t rank) {
     printf("%4zu  %-20s %13" PRIu64 " %8.2f %11.4g %9.2f %11.2f  %s%s\n", rank, c->name, c->bytes,
            c->bits_per_key, c->model_fpp, c->lookup_ns, c->expected_ns, c->why,
@@ -225,6 +229,15 @@ int cli_calc_choose(const bf_job *job, const char *costs, size_t top, uint64_t m
         status = BF_CLI_EXIT_ERROR;
     } else {
         printf("pick: %s\n", ch[0].name);
+        /* Runners-up this close are within what a cost table can be off
+         * by (docs/chooser.md, "The three jobs"). */
+        size_t close = 0;
+        for (size_t i = 1; i < ranked; i++)
+            if (ch[i].expected_ns <= ch[0].expected_ns * (1 + CLOSE_SHARE)) close++;
+        if (close)
+            printf("note: %zu runner%s-up within %.0f%% of the pick's cost, about what the cost "
+                   "table can be off by: --measure compares them built\n",
+                   close, close == 1 ? "" : "s", 100 * CLOSE_SHARE);
         if (measure) status = measure_top(ch, ranked < 3 ? ranked : 3, job, measure);
     }
     free(ch);
