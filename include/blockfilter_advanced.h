@@ -695,6 +695,130 @@ BF_API bf_blocked *bf_filter_blocked(bf_filter *f);
 /** Wraps a writable blocked filter (ownership as bf_filter_from_sbbf). */
 BF_API int bf_filter_from_blocked(bf_filter **out, bf_blocked *f);
 
+/* ------------------------------------------------------------------------ */
+/* Choosing a layout for a job: cost tables and the chooser                  */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Performance-optimal filtering (Lang, Neumann, Kemper and Boncz, VLDB
+ * 2019): for a job of n keys, a memory budget or a target FPR, the work a
+ * negative answer saves (T ns) and the share of lookups whose key is absent
+ * (F), the best layout is the one that minimises the expected cost of a
+ * lookup, lookup_ns + F * FPR * T. docs/chooser.md has the details.
+ *
+ * The candidates are the layouts this build has (the SBBF, the cuckoo
+ * shapes, and the blocked family's shapes),
+ * each named by a short text: "sbbf", "cuckoo-b4-f12", "blocked-512-8-2-k8"
+ * (block bits, sectors, groups, k). FPRs come from each family's exact
+ * model; lookup times from a cost table: batch lookup ns per key of each
+ * candidate at a few filter sizes, measured on this machine
+ * (bf_calibrate) or taken from benchmark results (bf_cost_table_add), and
+ * interpolated in log(bytes) between the sizes measured.
+ */
+typedef struct bf_cost_table bf_cost_table;
+
+/** Number of candidate layouts in this build, and the name of candidate i
+ *  (NULL past the end). */
+BF_API size_t bf_candidate_count(void);
+BF_API const char *bf_candidate_name(size_t i);
+
+/** A short description of this machine (CPU model, the SBBF kernel new
+ *  filters get, the library version): what a cost table is valid for. At
+ *  most cap - 1 characters and a NUL; BF_EINVAL for buf NULL or cap 0. */
+BF_API int bf_machine_name(char *buf, size_t cap);
+
+/** An empty table for this machine, to fill with bf_cost_table_add. */
+BF_API int bf_cost_table_new(bf_cost_table **out);
+/** Measures every candidate's batch lookups at a few filter sizes (from
+ *  L1-sized to past the last-level cache) within max_seconds (0.5 .. 600)
+ *  of wall time; a size class the time cannot finish is left out whole.
+ *  BF_EINVAL, BF_ENOMEM, or BF_ETOOBIG if not even the smallest size fits
+ *  the time. */
+BF_API int bf_calibrate(bf_cost_table **out, double max_seconds);
+/** Adds (or replaces) the lookup time of a candidate at a filter size:
+ *  name as bf_candidate_name gives it (names of other builds are kept and
+ *  ignored), bytes 1 .. 2^48, lookup_ns finite in (0, 10^9). BF_EINVAL
+ *  otherwise; BF_ETOOBIG past BF_COST_TABLE_MAX_ROWS rows. */
+#define BF_COST_TABLE_MAX_ROWS 4096u
+BF_API int bf_cost_table_add(bf_cost_table *t, const char *name, uint64_t bytes,
+                             double lookup_ns);
+/** The interpolated lookup ns of a candidate at bytes, or NaN if the table
+ *  has no row for it. */
+BF_API double bf_cost_table_lookup_ns(const bf_cost_table *t, const char *name,
+                                      uint64_t bytes);
+/** The machine the table was measured on (bf_machine_name then). */
+BF_API const char *bf_cost_table_machine(const bf_cost_table *t);
+BF_API size_t bf_cost_table_rows(const bf_cost_table *t);
+/** Row i (< bf_cost_table_rows) as measured: BF_OK, or BF_EINVAL past the
+ *  end (nothing written). name stays valid while the table is unchanged. */
+BF_API int bf_cost_table_row(const bf_cost_table *t, size_t i, const char **name,
+                             uint64_t *bytes, double *lookup_ns);
+/** Text file (docs/chooser.md), saved atomically as bf_filter_save_file
+ *  saves. Loading checks every line: BF_EFORMAT (not a cost table),
+ *  BF_EVERSION, BF_ECORRUPT (a bad line), BF_ETRUNCATED (no end line),
+ *  BF_ETOOBIG (over 1 MiB), BF_EIO (errno set). */
+BF_API int bf_cost_table_save(const bf_cost_table *t, const char *path);
+BF_API int bf_cost_table_load(bf_cost_table **out, const char *path);
+BF_API void bf_cost_table_free(bf_cost_table *t);
+
+/** A job: n keys (>= 1); at most one bound, the other 0: fpp (in (0, 1):
+ *  the model FPR at n keys must not exceed it) or bytes (> 0: the filter
+ *  must not exceed them); neither: any size from 2 to 64 bits per key.
+ *  work_ns >= 0, the work a negative answer saves; negatives in [0, 1], the
+ *  share of lookups whose key is absent. Each candidate gets the size
+ *  within the bound with the least expected cost: its tightest size for
+ *  the bound (the fewest bytes that meet fpp; all of the budget it can
+ *  use), the sizes of 2^(j/2) bits per key (2 to 64) that keep to it, then
+ *  2^(+-1/4) and 2^(+-1/8) around the best. */
+typedef struct bf_job {
+    uint64_t n;
+    double fpp;
+    uint64_t bytes;
+    double work_ns;
+    double negatives;
+} bf_job;
+
+#define BF_CHOICE_EXTRAPOLATED 1u /* flag: the filter is larger than the
+                                     largest size the table measured */
+typedef struct bf_choice {
+    char name[32];          /* candidate name (bf_candidate_name) */
+    bf_family family;       /* BF_FAMILY_SBBF, _CUCKOO or _BLOCKED */
+    unsigned block_bits, sectors, groups, k; /* Bloom layouts (SBBF: 256 8 8 8) */
+    unsigned bucket_size, fp_bits;           /* cuckoo shapes */
+    uint64_t bytes;         /* filter bytes */
+    double bits_per_key;    /* 8 bytes / n */
+    double model_fpp;       /* the family's model FPR at n keys */
+    double lookup_ns;       /* from the cost table */
+    double expected_ns;     /* lookup_ns + negatives * model_fpp * work_ns */
+    int status;             /* BF_OK: ranked; else why it was left out:
+                               BF_ETOOBIG (no size of it keeps to the
+                               bound), BF_ENOTFOUND (no lookup time in the
+                               table) */
+    unsigned flags;         /* BF_CHOICE_EXTRAPOLATED */
+    char why[96];           /* one line: why it won, lost, or was left out */
+} bf_choice;
+
+/** Ranks every candidate for the job: out[0] is the one with the least
+ *  expected cost, then the runners-up by expected cost (ties: fewer bytes,
+ *  then candidate order), then the ones left out. Writes at most max_out
+ *  entries; *n_out (may be NULL) = entries written. BF_OK if some
+ *  candidate fits; BF_ETOOBIG if none does (out still explains each);
+ *  BF_EINVAL for a bad job, t or out NULL. */
+BF_API int bf_choose(const bf_cost_table *t, const bf_job *job, bf_choice *out,
+                     size_t max_out, size_t *n_out);
+
+/** Builds the choice's filter (c->bytes), inserts n keys (random 64-bit
+ *  hashes) and measures: batch insert and lookup ns per key (medians over
+ *  chunks of 2^16 keys), FPR over `absent` other random hashes, and false
+ *  negatives (always 0 for a correct filter). BF_EFULL if a cuckoo table
+ *  cannot take the n keys. */
+typedef struct bf_measurement {
+    double insert_ns, lookup_ns, fpr;
+    uint64_t false_positives, absent, false_negatives;
+} bf_measurement;
+BF_API int bf_choice_measure(const bf_choice *c, uint64_t n, uint64_t absent,
+                             bf_measurement *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,6 +62,16 @@ int cli_parse_fpp(const char *s, double *out) {
     return 0;
 }
 
+int cli_parse_number(const char *s, double lo, double hi, double *out) {
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (errno || *end || !(d >= lo && d <= hi)) return -1;
+    *out = d;
+    return 0;
+}
+
 int cli_parse_seed(const char *s, uint64_t *out) {
     if (!s || !*s || *s == '-') return -1;
     char *end;

@@ -16,6 +16,7 @@
  */
 #define CLI_COMMANDS(X) \
     X(calc)             \
+    X(calibrate)        \
     X(build)            \
     X(query)            \
     X(info)             \

@@ -81,6 +81,8 @@ int cli_is_option(const char *arg);
 int cli_parse_count(const char *s, uint64_t *out);
 /* A false-positive rate strictly between 0 and 1: 0, or -1. */
 int cli_parse_fpp(const char *s, double *out);
+/* A finite number in [lo, hi]: 0, or -1. */
+int cli_parse_number(const char *s, double lo, double hi, double *out);
 /* A 64-bit seed in decimal or 0x hex: 0, or -1. */
 int cli_parse_seed(const char *s, uint64_t *out);
 /* The families the library knows (its registry, by id), at most cap of
@@ -88,6 +90,14 @@ int cli_parse_seed(const char *s, uint64_t *out);
 size_t cli_families(bf_family *ids, size_t cap);
 /* Their names for messages: "sbbf, bloom, ..., cuckoo or scalable". */
 const char *cli_family_names(void);
+
+/* ---- the chooser (cmd_calibrate.c) ------------------------------------- */
+
+/* `calc --work-ns`: ranks the candidates for the job with the cost table at
+ * costs (NULL: this machine's cached one), prints the top rows, the ones
+ * left out and, with measure > 0, measured figures of the first three.
+ * Returns the exit status. */
+int cli_calc_choose(const bf_job *job, const char *costs, size_t top, uint64_t measure);
 
 /* ---- files (filters.c) ------------------------------------------------- */
 

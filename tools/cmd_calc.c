@@ -6,6 +6,8 @@
 static const char help[] =
     "usage: blockfilter calc --n N --fpp P [--family F]\n"
     "       blockfilter calc --n N --bytes B [--family F]\n"
+    "       blockfilter calc --n N [--fpp P | --bytes B] --work-ns T [--negatives F]\n"
+    "                        [--costs FILE] [--top K] [--measure A]\n"
     "\n"
     "For every family, the filter bf_filter_new would build for N keys at a\n"
     "false-positive rate P: payload bytes, bits per key, hashes (k) or cuckoo\n"
@@ -31,7 +33,23 @@ static const char help[] =
     "  --fpp P     target false-positive rate, 0 < P < 1\n"
     "  --bytes B   filter size in bytes (reverse mode)\n"
     "  --family F  only that family's row (sbbf, bloom, counting, cuckoo,\n"
-    "              scalable, blocked), with its shapes for cuckoo and blocked\n";
+    "              scalable, blocked), with its shapes for cuckoo and blocked\n"
+    "\n"
+    "With --work-ns, the chooser (docs/chooser.md): every candidate layout\n"
+    "(the SBBF, cuckoo and blocked shapes) at the size for N keys, within the\n"
+    "bound (FPR <= P, or at most B bytes; neither: 2 to 64 bits/key), with\n"
+    "the least expected cost of a lookup,\n"
+    "    lookup ns + F x model FPR x T,\n"
+    "ranked by that cost,\n"
+    "with lookup times from this machine's cost table ('blockfilter\n"
+    "calibrate'; calc refuses without one). It prints the pick, the\n"
+    "runners-up and why they lost, and the layouts left out.\n"
+    "  --work-ns T    ns of work a negative answer saves (T >= 0)\n"
+    "  --negatives F  share of lookups whose key is absent, 0..1 (default 1)\n"
+    "  --costs FILE   a cost table other than this machine's cached one\n"
+    "  --top K        ranked rows to show (default 8)\n"
+    "  --measure A    build the pick and two runners-up with N keys, look up\n"
+    "                 A absent keys, print measured lookup ns, FPR and cost\n";
 
 /* Every family the library knows, in id order, or only `only` (0: all). */
 static bf_family only;
@@ -185,7 +203,10 @@ static int run(int argc, char **argv) {
     cli_args a = {argc, argv, 1};
     uint64_t n = 0, bytes = 0;
     double fpp = 0;
-    int have_n = 0, have_fpp = 0, have_bytes = 0;
+    int have_n = 0, have_fpp = 0, have_bytes = 0, have_work = 0;
+    bf_job job = {0, 0, 0, 0, 1.0};
+    const char *costs = NULL;
+    uint64_t top = 8, measure = 0;
     only = (bf_family)0; /* the tool may run several commands in one process */
     for (; a.i < argc; a.i++) {
         const char *v;
@@ -205,12 +226,38 @@ static int run(int argc, char **argv) {
             if (r < 0 || cli_parse_count(v, &bytes) || bytes == 0)
                 return cli_usage_error("calc", "--bytes needs a positive integer");
             have_bytes = 1;
+        } else if ((r = cli_opt_value(&a, "--work-ns", &v))) {
+            if (r < 0 || cli_parse_number(v, 0, 1e12, &job.work_ns))
+                return cli_usage_error("calc", "--work-ns needs a number of ns >= 0");
+            have_work = 1;
+        } else if ((r = cli_opt_value(&a, "--negatives", &v))) {
+            if (r < 0 || cli_parse_number(v, 0, 1, &job.negatives))
+                return cli_usage_error("calc", "--negatives needs a number in [0, 1]");
+        } else if ((r = cli_opt_value(&a, "--costs", &v))) {
+            if (r < 0) return cli_usage_error("calc", "--costs needs a file name");
+            costs = v;
+        } else if ((r = cli_opt_value(&a, "--top", &v))) {
+            if (r < 0 || cli_parse_count(v, &top) || top == 0)
+                return cli_usage_error("calc", "--top needs a positive integer");
+        } else if ((r = cli_opt_value(&a, "--measure", &v))) {
+            if (r < 0 || cli_parse_count(v, &measure) || measure == 0)
+                return cli_usage_error("calc", "--measure needs a positive number of keys");
         } else {
             return cli_usage_error("calc", "unknown argument '%s'", argv[a.i]);
         }
     }
+    if (have_work) { /* --fpp and --bytes are bounds, at most one */
+        if (!have_n || (have_fpp && have_bytes))
+            return cli_usage_error("calc", "give --n and at most one of --fpp or --bytes");
+        job.n = n;
+        job.fpp = have_fpp ? fpp : 0;
+        job.bytes = have_bytes ? bytes : 0;
+        return cli_calc_choose(&job, costs, (size_t)top, measure);
+    }
     if (!have_n || have_fpp == have_bytes)
         return cli_usage_error("calc", "give --n and exactly one of --fpp or --bytes");
+    if (costs || measure)
+        return cli_usage_error("calc", "--costs and --measure go with --work-ns");
     return have_fpp ? by_fpp(n, fpp) : by_bytes(n, bytes);
 }
 

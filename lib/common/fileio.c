@@ -56,7 +56,7 @@ static int write_all(int fd, const uint8_t *p, size_t len) {
     return 0;
 }
 
-static int read_all(int fd, uint8_t *p, size_t len, size_t *got) {
+int bf__read_all(int fd, uint8_t *p, size_t len, size_t *got) {
     size_t done = 0;
     while (done < len) {
         size_t want = len - done;
@@ -138,7 +138,8 @@ static int create_temp(const char *path, char **tmp_out, int *fd_out) {
  * target's directory, fsync, rename over the target, fsync of the directory.
  * On failure before the rename the temporary file is removed and the target
  * is untouched. */
-static int save_atomic(const char *path, const uint8_t *buf, size_t len) {
+int bf__save_atomic(const char *path, const void *data, size_t len) {
+    const uint8_t *buf = (const uint8_t *)data;
     /* Everything that can fail for lack of memory happens before the
      * rename: after it, the only failure left is the directory fsync. */
     char *dir = dir_of(path);
@@ -190,7 +191,7 @@ static int save_serialised(const char *path, size_t need, const void *obj,
     if (rc) return rc;
     size_t written = 0;
     rc = ser(obj, buf.ptr, need, &written);
-    if (rc == BF_OK) rc = save_atomic(path, buf.ptr, written);
+    if (rc == BF_OK) rc = bf__save_atomic(path, buf.ptr, written);
     int saved = errno;
     bf__free_bits(&buf);
     errno = saved;
@@ -259,7 +260,7 @@ int bf_filter_load_file(bf_filter **out, const char *path) {
         return rc;
     }
     size_t got = 0;
-    if (read_all(fd, buf.ptr, size, &got) != 0) {
+    if (bf__read_all(fd, buf.ptr, size, &got) != 0) {
         int saved = errno;
         close(fd);
         bf__free_bits(&buf);
@@ -319,7 +320,7 @@ int bf_filter_file_version(const char *path, unsigned *version) {
     if (rc) return rc;
     uint8_t head[BF_HEADER_BYTES];
     size_t got = 0;
-    if (read_all(fd, head, sizeof head, &got) != 0) {
+    if (bf__read_all(fd, head, sizeof head, &got) != 0) {
         int saved = errno;
         close(fd);
         errno = saved;

@@ -128,5 +128,12 @@ BF_HIDDEN long bf__alloc_live(void);
  * (lib/common/fileio.c). BF_EIO with errno set (EISDIR or EINVAL for a directory
  * or other non-regular file); BF_ETOOBIG for a size past SIZE_MAX. */
 BF_HIDDEN int bf__open_regular(const char *path, int *fd_out, size_t *size_out);
+/* Writes len bytes to path atomically (temporary file, fsync, rename, fsync
+ * of the directory): what bf_filter_save_file does with a filter's image.
+ * BF_EIO with errno set, or BF_ENOMEM; the target is untouched on failure. */
+/* Reads up to len bytes (fewer if the file ends first: *got says); -1 with
+ * errno set on a read error. */
+BF_HIDDEN int bf__read_all(int fd, uint8_t *p, size_t len, size_t *got);
+BF_HIDDEN int bf__save_atomic(const char *path, const void *data, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
 # BF_TEST_DATA: the test data directory (Parquet fixtures).
 set -u
 BF=$(realpath "$1")
+HERE=$(dirname "$(realpath "$0")")
 REF=${2:+$(realpath "$2")}
 DATA=$(realpath "${BF_TEST_DATA:-$(dirname "$0")/../data}")
 WRAP=${BF_CLI_WRAPPER:-}
@@ -24,20 +25,8 @@ pass=0
 fail=0
 
 bf() { $WRAP "$BF" "$@"; }
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect STATUS DESCRIPTION -- command...: runs it, stdout to out, stderr to err.
-expect() {
-  local want=$1 what=$2
-  shift 3
-  "$@" >out 2>err
-  local got=$?
-  if [ "$got" -eq "$want" ]; then ok; else
-    bad "$what: exit $got, want $want"
-    sed 's/^/    stderr: /' err | head -5 >&2
-  fi
-}
+# ok, bad, expect
+source "$HERE/../common/expect.sh"
 # has FILE PATTERN DESCRIPTION: grep -E in a file.
 has() { if grep -Eq -- "$2" "$1"; then ok; else bad "$3: no /$2/ in $1: $(head -c 300 "$1")"; fi; }
 
