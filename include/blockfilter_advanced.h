@@ -177,6 +177,18 @@ BF_API double bf_cuckoo_model_fpp(unsigned bucket_size, unsigned fp_bits, double
  *  al.'s figures), linear between the sizes measured. Fingerprints much
  *  shorter than log2(table size) / b fill less far. NaN outside 1..255. */
 BF_API double bf_cuckoo_model_load(unsigned bucket_size);
+/** The same at a kick limit of 1..65535 (bf_cuckoo_set_max_kicks):
+ *  bf_cuckoo_model_load scaled by the measured ratio of the load at the
+ *  first failure at that limit to the load at 500 kicks (docs/families.md;
+ *  limits above 500 are taken as 500). NaN outside the limits. */
+BF_API double bf_cuckoo_model_load_kicks(unsigned bucket_size, unsigned max_kicks);
+/** bf_cuckoo_size_for for a table that will insert with a kick limit of
+ *  max_kicks (1..65535; 500 is bf_cuckoo_size_for): the design load is
+ *  scaled as in bf_cuckoo_model_load_kicks, so a table sized for n takes
+ *  n keys without a failed insert at that limit too. */
+BF_API int bf_cuckoo_size_for_kicks(uint64_t n, double fpp, unsigned bucket_size,
+                                    unsigned fp_bits, unsigned flags, unsigned max_kicks,
+                                    bf_cuckoo_sizing *out);
 BF_API void bf_cuckoo_free(bf_cuckoo *f);
 /** BF_OK, or BF_EFULL: the key was not stored; every earlier key still is.
  *  BF_EREADONLY on a view. */
@@ -200,10 +212,27 @@ BF_API unsigned bf_cuckoo_count_hash(const bf_cuckoo *f, uint64_t hash);
  *  before testing any, so large tables answer faster than key by key. */
 BF_API size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, size_t n,
                                         uint8_t *out);
-/** Kick-out limit of inserts, 1..65535 (default 500); BF_EINVAL otherwise.
- *  A lower limit trades load factor for worst-case insert time. */
+/** Kick-out limit of inserts, 1..65535 (default 500); BF_EINVAL otherwise
+ *  (BF_ENOMEM: see bf_cuckoo_set_full_policy). A lower limit trades load
+ *  factor for worst-case insert time (bf_cuckoo_model_load_kicks). */
 BF_API int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks);
 BF_API unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f);
+/* What an insert does when its kicks fail (docs/families.md):
+ *  BF_CUCKOO_FULL_VICTIM (the default): the last evicted fingerprint goes
+ *    into the one-entry victim slot; the insert succeeds, and from then on
+ *    every insert returns BF_EFULL until a remove makes room. Most keys a
+ *    table takes, but one unlucky kick path closes it at any load.
+ *  BF_CUCKOO_FULL_ROLLBACK: the kicks are undone (the table is byte for
+ *    byte as before the call), the insert returns BF_EFULL, and the filter
+ *    stays open for other keys. The kick-out generator is not rewound.
+ * A behaviour, not part of the image: bf_filter_save and
+ * bf_cuckoo_get_state do not keep it; set it again after loading. */
+#define BF_CUCKOO_FULL_VICTIM 0u
+#define BF_CUCKOO_FULL_ROLLBACK 1u
+/** BF_OK; BF_EINVAL for another value; BF_ENOMEM if the kick path (8 bytes
+ *  per kick of the limit, kept with the filter) cannot be allocated. */
+BF_API int bf_cuckoo_set_full_policy(bf_cuckoo *f, unsigned policy);
+BF_API unsigned bf_cuckoo_full_policy(const bf_cuckoo *f);
 /* Storing a cuckoo filter elsewhere (a database) and rebuilding it byte for
  * byte: the table (the native format's payload layout) plus this state.
  * The kick-out generator is part of it, so a rebuilt filter makes the same

@@ -35,21 +35,35 @@ unsigned bfm_cf_fp_bits(unsigned bucket_size, double fpp) {
     return 0;
 }
 
-/* Adds the next sub-filter, sized for capacity * expansion^n. */
+/* Every sub-filter inserts with the chain's kick limit and undoes a
+ * failed insert's kicks (the rollback policy): a failed add leaves the
+ * sub-filter open for other items, and the add goes on to an older one or
+ * a new one, as in RedisBloom. The victim policy would close a sub-filter
+ * for good on its first failure, which an item added many times (its two
+ * buckets filling with its copies) brings about at any load. Not stored in
+ * the header: every sub-filter the module makes or loads is set up so. */
+static int setup(bf_cuckoo *f, uint32_t max_kicks) {
+    int rc = bf_cuckoo_set_max_kicks(f, max_kicks);
+    return rc != BF_OK ? rc : bf_cuckoo_set_full_policy(f, BF_CUCKOO_FULL_ROLLBACK);
+}
+
+/* Adds the next sub-filter, sized for capacity * expansion^n items at the
+ * chain's kick limit (so one sub-filter takes its capacity in distinct
+ * items at RedisBloom's 20 kicks too). */
 static int grow(bfm_cf *c) {
     uint64_t cap;
     if (c->n >= BFM_CF_MAX_FILTERS || !sub_capacity(c, c->n, &cap)) return BF_ETOOBIG;
     unsigned bits = bfm_cf_fp_bits(c->bucket_size, c->fpp);
     if (bits == 0) return BF_EINVAL;
-    bf_cuckoo *f;
-    int rc = bf_cuckoo_new_shape(&f, cap, c->fpp, c->bucket_size, bits);
+    bf_cuckoo_sizing z;
+    int rc = bf_cuckoo_size_for_kicks(cap, c->fpp, c->bucket_size, bits, 0, c->max_kicks, &z);
     if (rc != BF_OK) return rc;
-    if (bfm_cf_total_bytes(c) + bf_cuckoo_table_bytes(f) > BFM_CF_MAX_TOTAL_BYTES) {
-        bf_cuckoo_free(f);
-        return BF_ETOOBIG;
-    }
-    bf_cuckoo_set_max_kicks(f, c->max_kicks);
-    rc = append(c, f);
+    if (bfm_cf_total_bytes(c) + z.num_bytes > BFM_CF_MAX_TOTAL_BYTES) return BF_ETOOBIG;
+    bf_cuckoo *f;
+    rc = bf_cuckoo_new_table(&f, z.num_buckets, z.bucket_size, z.fp_bits, 0);
+    if (rc != BF_OK) return rc;
+    rc = setup(f, c->max_kicks);
+    if (rc == BF_OK) rc = append(c, f);
     if (rc != BF_OK) bf_cuckoo_free(f);
     return rc;
 }
@@ -169,8 +183,10 @@ uint64_t bfm_cf_total_bytes(const bfm_cf *c) {
 }
 
 size_t bfm_cf_mem_usage(const bfm_cf *c) {
-    /* The chain, its array, and each sub-filter's object beside its table. */
-    return sizeof *c + c->slots * sizeof *c->f + c->n * (size_t)128 + (size_t)bfm_cf_total_bytes(c);
+    /* The chain, its array, and each sub-filter's object (with its kick
+     * path, 8 bytes a kick) beside its table. */
+    return sizeof *c + c->slots * sizeof *c->f + c->n * ((size_t)128 + 8 * (size_t)c->max_kicks) +
+           (size_t)bfm_cf_total_bytes(c);
 }
 
 double bfm_cf_est_fpp(const bfm_cf *c) {
@@ -298,8 +314,8 @@ int bfm_cf_from_header(bfm_cf **out, const void *buf, size_t len) {
         rc = bf_cuckoo_new_table(&f, buckets, bucket_size, bits, 0);
         if (rc != BF_OK) break;
         total += bf_cuckoo_table_bytes(f);
-        bf_cuckoo_set_max_kicks(f, max_kicks);
-        rc = total > BFM_CF_MAX_TOTAL_BYTES ? BF_ETOOBIG : bf_cuckoo_set_state(f, &s);
+        rc = total > BFM_CF_MAX_TOTAL_BYTES ? BF_ETOOBIG : setup(f, max_kicks);
+        if (rc == BF_OK) rc = bf_cuckoo_set_state(f, &s);
         if (rc == BF_OK) rc = append(c, f);
         if (rc != BF_OK) bf_cuckoo_free(f);
     }

@@ -83,6 +83,16 @@ struct bf_cuckoo {
     uint64_t seed;         /* byte-string hashing seed (the one copy) */
     bf_region region;
     unsigned max_kicks;    /* kick-out limit of inserts; 0 = BF_CUCKOO_MAX_KICKS */
+    /* BF_CUCKOO_FULL_VICTIM or _ROLLBACK. Rollback records each kick's
+     * evicted fingerprint and slot (kick_path, kick_cap entries, allocated
+     * when the policy is set and grown with the kick limit) to undo them. */
+    unsigned full_policy;
+    unsigned kick_cap;
+    struct bf_cuckoo_kick *kick_path;
+};
+struct bf_cuckoo_kick {
+    uint32_t fp;  /* the fingerprint this kick evicted */
+    uint8_t slot; /* the slot it was taken from */
 };
 
 /* Enhanced double hashing (Dillinger and Manolios 2004) over 64-bit values,

@@ -38,11 +38,20 @@
  *
  * Insert: a free slot in i1 or i2; otherwise kick: move a random slot's
  * fingerprint of a random one of the two buckets to its alternate bucket, at
- * most 500 times. If the last evicted fingerprint still has no place it goes
- * into the one-entry victim slot (it is stored: the insert succeeds and every
- * key still answers present). While the victim is occupied the filter is
- * full: every insert returns BF_EFULL and changes nothing. A remove frees a
- * slot and re-inserts the victim.
+ * most 500 times (bf_cuckoo_set_max_kicks). When the last evicted
+ * fingerprint still has no place, the full policy decides:
+ *  - victim (the default): it goes into the one-entry victim slot (it is
+ *    stored: the insert succeeds and every key still answers present).
+ *    While the victim is occupied the filter is full: every insert returns
+ *    BF_EFULL and changes nothing. A remove frees a slot and re-inserts the
+ *    victim. Most keys a table can take, but one unlucky path closes it.
+ *  - rollback: every kick is undone (the evicted fingerprints go back
+ *    where they were, so the table is byte for byte as before), the insert
+ *    returns BF_EFULL and the filter stays open: other keys, whose paths
+ *    differ, still go in. The kick-out generator is not rewound, so the
+ *    same key tried again takes another path. A kick path is recorded
+ *    (8 bytes a kick, allocated when the policy is set), so a failed
+ *    insert costs twice its kicks.
  *
  * The same key inserted repeatedly is stored once per insert (a multiset, so
  * each insert can be undone by one remove). Its two buckets hold at most
@@ -175,6 +184,7 @@ int bf_cuckoo_new_buckets(bf_cuckoo **out, uint64_t num_buckets, unsigned fp_bit
 
 void bf_cuckoo_free(bf_cuckoo *f) {
     if (!f) return;
+    bf__free(f->kick_path);
     bf__free_bits(&f->region);
     bf__free(f);
 }
@@ -383,22 +393,44 @@ size_t bf_cuckoo_contains_hashes(const bf_cuckoo *f, const uint64_t *hashes, siz
 
 /* ---- updates --------------------------------------------------------------- */
 
-/* Store fp, one of whose buckets is i. Always stores it (in the table or the
- * victim slot); the caller has checked that the victim slot is free. */
-static void insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
+/* Undoes the n kicks of an insert of fp that failed: the last one evicted
+ * path[n - 1].fp, whose next bucket was cur. Kick k took path[k].fp from
+ * bucket c_k and put in_k there (fp, then each earlier kick's eviction);
+ * c_{k+1} = alt(c_k, path[k].fp), and alt is an involution, so walking back
+ * c_k = alt(c_{k+1}, path[k].fp) needs no stored buckets. A plain bucket
+ * gets path[k].fp back in the very slot; a semi-sorted bucket is one sorted
+ * code, so any slot holding in_k (the bucket's multiset, hence its bytes,
+ * come out the same). */
+static void undo_kicks(bf_cuckoo *f, uint64_t cur, uint32_t fp, unsigned n) {
+    const struct bf_cuckoo_kick *path = f->kick_path;
+    for (unsigned k = n; k-- > 0;) {
+        cur = alt_index(cur, path[k].fp, f->num_buckets);
+        uint32_t in = k ? path[k - 1].fp : fp;
+        int s = f->flags ? slot_find(f, cur, in) : (int)path[k].slot;
+        slot_set(f, cur, (unsigned)s, path[k].fp);
+    }
+}
+
+/* Stores fp, one of whose buckets is i (the caller has checked that the
+ * victim slot is free). When the kicks fail: the victim policy parks the
+ * last evicted fingerprint in the victim slot (stored all the same); the
+ * rollback policy undoes every kick and returns false, the table as it was
+ * (the kick-out generator stays advanced, so a retry takes another path). */
+static bool insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
     uint64_t i2 = alt_index(i, fp, f->num_buckets);
     int s = slot_find(f, i, 0);
     if (s >= 0) {
         slot_set(f, i, (unsigned)s, fp);
         f->count++;
-        return;
+        return true;
     }
     s = slot_find(f, i2, 0);
     if (s >= 0) {
         slot_set(f, i2, (unsigned)s, fp);
         f->count++;
-        return;
+        return true;
     }
+    const bool rollback = f->full_policy == BF_CUCKOO_FULL_ROLLBACK;
     uint64_t cur = (next_rand(f) & 1) ? i : i2;
     uint32_t curfp = fp;
     const unsigned max_kicks = f->max_kicks ? f->max_kicks : BF_CUCKOO_MAX_KICKS;
@@ -408,18 +440,27 @@ static void insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
         unsigned victim_slot = (unsigned)(((r >> 32) * f->bucket_size) >> 32);
         uint32_t out = slot_get(f, cur, victim_slot);
         slot_set(f, cur, victim_slot, curfp);
+        if (rollback) {
+            f->kick_path[kick].fp = out;
+            f->kick_path[kick].slot = (uint8_t)victim_slot;
+        }
         curfp = out;
         cur = alt_index(cur, curfp, f->num_buckets);
         s = slot_find(f, cur, 0);
         if (s >= 0) {
             slot_set(f, cur, (unsigned)s, curfp);
             f->count++;
-            return;
+            return true;
         }
+    }
+    if (rollback) {
+        undo_kicks(f, cur, fp, max_kicks);
+        return false;
     }
     f->victim_index = cur;
     f->victim_fp = curfp;
     f->count++;
+    return true;
 }
 
 /* True if both buckets of the key hold nothing but copies of fp. */
@@ -437,8 +478,7 @@ int bf_cuckoo_insert_hash(bf_cuckoo *f, uint64_t hash) {
     uint64_t i1 = index1(hash, f->num_buckets);
     uint64_t i2 = alt_index(i1, fp, f->num_buckets);
     if (saturated_by(f, i1, i2, fp)) return BF_EFULL;
-    insert_fp(f, i1, fp);
-    return BF_OK;
+    return insert_fp(f, i1, fp) ? BF_OK : BF_EFULL;
 }
 
 /* After a slot was freed: give the victim a home (it may end up in the
@@ -448,7 +488,11 @@ static void rehome_victim(bf_cuckoo *f) {
     uint32_t vfp = f->victim_fp;
     f->victim_fp = 0;
     f->count--;
-    insert_fp(f, f->victim_index, vfp);
+    if (!insert_fp(f, f->victim_index, vfp)) {
+        /* Rollback policy (a victim from a restored state): keep it. */
+        f->victim_fp = vfp;
+        f->count++;
+    }
     if (!f->victim_fp) f->victim_index = 0;
 }
 
@@ -500,13 +544,10 @@ int bf__cuckoo_merge(bf_cuckoo *dst, const bf_cuckoo *src) {
         for (unsigned s = 0; s < src->bucket_size && !rc; s++) {
             uint32_t fp = slot_get(src, i, s);
             if (!fp) continue;
-            if (tmp.victim_fp) rc = BF_EFULL;
-            else insert_fp(&tmp, i, fp);
+            if (tmp.victim_fp || !insert_fp(&tmp, i, fp)) rc = BF_EFULL;
         }
-    if (!rc && src->victim_fp) {
-        if (tmp.victim_fp) rc = BF_EFULL;
-        else insert_fp(&tmp, src->victim_index, src->victim_fp);
-    }
+    if (!rc && src->victim_fp)
+        if (tmp.victim_fp || !insert_fp(&tmp, src->victim_index, src->victim_fp)) rc = BF_EFULL;
     if (rc) {
         bf__free_bits(&tmp.region);
         return rc;
@@ -548,11 +589,36 @@ double bf__cuckoo_est_fpp(const bf_cuckoo *f) {
  * module keeps cuckoo filters in its own data type and rebuilds them byte
  * for byte, kick-out choices included) ---- */
 
+/* Room to record `kicks` kicks under the rollback policy (kept, never
+ * shrunk: the next insert cannot fail for memory). */
+static int reserve_path(bf_cuckoo *f, unsigned policy, unsigned kicks) {
+    if (policy != BF_CUCKOO_FULL_ROLLBACK || kicks <= f->kick_cap) return BF_OK;
+    struct bf_cuckoo_kick *p = bf__malloc((size_t)kicks * sizeof *p);
+    if (!p) return BF_ENOMEM;
+    bf__free(f->kick_path);
+    f->kick_path = p;
+    f->kick_cap = kicks;
+    return BF_OK;
+}
+
 int bf_cuckoo_set_max_kicks(bf_cuckoo *f, unsigned kicks) {
     if (!f || kicks < 1 || kicks > 65535) return BF_EINVAL;
+    int rc = reserve_path(f, f->full_policy, kicks);
+    if (rc) return rc;
     f->max_kicks = kicks;
     return BF_OK;
 }
+
+int bf_cuckoo_set_full_policy(bf_cuckoo *f, unsigned policy) {
+    if (!f || (policy != BF_CUCKOO_FULL_VICTIM && policy != BF_CUCKOO_FULL_ROLLBACK))
+        return BF_EINVAL;
+    int rc = reserve_path(f, policy, bf_cuckoo_max_kicks(f));
+    if (rc) return rc;
+    f->full_policy = policy;
+    return BF_OK;
+}
+
+unsigned bf_cuckoo_full_policy(const bf_cuckoo *f) { return f->full_policy; }
 
 unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f) {
     return f->max_kicks ? f->max_kicks : BF_CUCKOO_MAX_KICKS;

@@ -108,15 +108,58 @@ double bf__cuckoo_design_load(unsigned b, unsigned f, uint64_t n) {
     return load > 0.01 ? load : 0.01;
 }
 
+/* Fewer kicks fill a table less far. For b = 1, 2, 4, 8 and the kick limits
+ * below: the load at the first failed insert as a fraction of the load at
+ * 500 kicks, measured (tests/baselines/cuckoo_measure.c "kicks"; 16-bit
+ * fingerprints; docs/families.md): the least, over tables of 2^16, 2^20
+ * (3 each) and 2^24 slots (one), of the least load at that limit over the
+ * least at 500. Between the limits: linear in log(kicks); between bucket
+ * sizes: linear; above 8, the row of 8; from 500 kicks up, 1 (more kicks
+ * fill further, not counted). */
+static const double kick_at[9] = {1, 2, 5, 10, 20, 50, 100, 200, 500};
+static const double kick_ratio[4][9] = {
+    {0.0289, 0.0659, 0.2068, 0.4256, 0.6660, 0.8694, 0.9319, 0.9755, 1}, /* b = 1 */
+    {0.1314, 0.1704, 0.2774, 0.5179, 0.6585, 0.8165, 0.8966, 0.9541, 1}, /* b = 2 */
+    {0.2501, 0.3103, 0.4179, 0.6771, 0.7726, 0.8896, 0.9518, 0.9779, 1}, /* b = 4 */
+    {0.3779, 0.4581, 0.6458, 0.7408, 0.8411, 0.9395, 0.9636, 0.9856, 1}, /* b = 8 */
+};
+
+static double kick_row(unsigned r, unsigned kicks) {
+    if (kicks >= 500) return 1;
+    unsigned j = 0;
+    while (kicks > kick_at[j + 1]) j++;
+    double t = (log((double)kicks) - log(kick_at[j])) / (log(kick_at[j + 1]) - log(kick_at[j]));
+    return kick_ratio[r][j] + t * (kick_ratio[r][j + 1] - kick_ratio[r][j]);
+}
+
+static double kick_factor(unsigned b, unsigned kicks) {
+    if (b >= 8) return kick_row(3, kicks);
+    static const unsigned at[4] = {1, 2, 4, 8};
+    unsigned r = 0;
+    while (at[r + 1] < b) r++;
+    double t = (double)(b - at[r]) / (double)(at[r + 1] - at[r]);
+    return kick_row(r, kicks) + t * (kick_row(r + 1, kicks) - kick_row(r, kicks));
+}
+
+double bf_cuckoo_model_load_kicks(unsigned bucket_size, unsigned max_kicks) {
+    if (max_kicks < 1 || max_kicks > 65535) return NAN;
+    return bf_cuckoo_model_load(bucket_size) * kick_factor(bucket_size, max_kicks);
+}
+
 /* ---- sizing ---------------------------------------------------------------- */
 
 /* The cheapest table of bucket size b and fingerprint bits f for n keys
- * meeting fpp at no more than the design load: its bucket count, or 0 past
- * the limits. */
-static uint64_t buckets_for(uint64_t n, double fpp, unsigned b, unsigned f, double *load_out) {
+ * meeting fpp at no more than the design load at this kick limit: its
+ * bucket count, or 0 past the limits. */
+static uint64_t buckets_for(uint64_t n, double fpp, unsigned b, unsigned f, unsigned kicks,
+                            double *load_out) {
     double q = 1.0 / (double)((((uint64_t)1) << f) - 1);
     double load = log1p(-fpp) / (2.0 * b * log1p(-q)); /* highest load meeting fpp */
+    /* Below 500 kicks the first failure comes earlier as tables grow (the
+     * ratio fell by about 0.012 a doubling from 2^20 to 2^24 slots at
+     * b = 2, 20 kicks): 5% below the table covers to about 2^26 slots. */
     double dl = bf__cuckoo_design_load(b, f, n);
+    if (kicks < 500) dl *= 0.95 * kick_factor(b, kicks);
     if (load > dl) load = dl;
     double buckets = ceil((double)n / (b * load));
     if (buckets < 2) buckets = 2;
@@ -132,7 +175,12 @@ static uint64_t buckets_for(uint64_t n, double fpp, unsigned b, unsigned f, doub
 
 int bf_cuckoo_size_for(uint64_t n, double fpp, unsigned bucket_size, unsigned fp_bits,
                        unsigned flags, bf_cuckoo_sizing *out) {
-    if (!out || !bf_fpp_valid(fpp)) return BF_EINVAL;
+    return bf_cuckoo_size_for_kicks(n, fpp, bucket_size, fp_bits, flags, BF_CUCKOO_MAX_KICKS, out);
+}
+
+int bf_cuckoo_size_for_kicks(uint64_t n, double fpp, unsigned bucket_size, unsigned fp_bits,
+                             unsigned flags, unsigned max_kicks, bf_cuckoo_sizing *out) {
+    if (!out || !bf_fpp_valid(fpp) || max_kicks < 1 || max_kicks > 65535) return BF_EINVAL;
     if (flags & BF_CUCKOO_SEMISORTED) {
         if (bucket_size && bucket_size != 4) return BF_EINVAL;
         bucket_size = 4;
@@ -153,7 +201,7 @@ int bf_cuckoo_size_for(uint64_t n, double fpp, unsigned bucket_size, unsigned fp
         unsigned b = bucket_size ? bucket_size : sizes[j];
         for (unsigned f = f_lo; f <= f_hi; f++) {
             double load;
-            uint64_t nb = buckets_for(n, fpp, b, f, &load);
+            uint64_t nb = buckets_for(n, fpp, b, f, max_kicks, &load);
             if (!nb) continue;
             uint64_t bytes = bf__cuckoo_table_bytes(nb, b, f, flags);
             if ((double)bytes < best_cost) {

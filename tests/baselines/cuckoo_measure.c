@@ -20,6 +20,13 @@
  *       of 32 to 2^16 slots, for b in {1, 2, 4, 8} and f in {4, 5, 6, 8,
  *       12, 16}: minimum, 0.1% and 1% quantiles, median (what the design
  *       load of sizing must stay under);
+ *   cuckoo_measure kicks [RUNS] [LOG2_MAX]
+ *       load at the first failed insert against the kick limit (1 .. 500)
+ *       for b in {1, 2, 4, 8}, 16-bit fingerprints, tables of 2^16, 2^20
+ *       and 2^LOG2_MAX slots (default 24; RUNS tables each, default 3, one
+ *       at 2^24): min and median, and the ratio of each to the same
+ *       statistic at 500 kicks (what bf_cuckoo_model_load_kicks and sizing
+ *       for a kick limit scale by);
  *   cuckoo_measure semisort [N] [REPS]
  *       semi-sorted buckets against plain ones at b = 4: bits per key and
  *       FPR at N keys, and batch-lookup and insert time per key (medians
@@ -85,6 +92,43 @@ static int cmd_load(uint64_t slots, unsigned runs, int every_f) {
             printf("%4u %4u %8.4f %8.4f %8.4f %8.4f\n", b, f, loads[0], loads[runs / 2],
                    loads[runs - 1], bf_cuckoo_model_load(b));
             fflush(stdout);
+        }
+    return 0;
+}
+
+static int cmd_kicks(unsigned runs, unsigned log2_max) {
+    static const unsigned sizes[] = {1, 2, 4, 8};
+    static const unsigned kicks[] = {500, 1, 2, 5, 10, 20, 50, 100, 200};
+    const unsigned logs[] = {16, 20, log2_max};
+    if (runs < 1 || runs > 16) return 1;
+    printf("load at first failure against the kick limit, f = 16: min and median of RUNS tables,\n"
+           "and their ratios to the same at 500 kicks\n");
+    printf("%3s %4s %6s %5s %8s %8s %8s %8s\n", "b", "log2", "kicks", "runs", "min", "median",
+           "min/500", "med/500");
+    for (size_t i = 0; i < 4; i++)
+        for (size_t l = 0; l < 3; l++) {
+            double min500 = 0, med500 = 0;
+            unsigned r_here = logs[l] >= 24 ? 1 : runs;
+            for (size_t k = 0; k < sizeof kicks / sizeof kicks[0]; k++) {
+                unsigned b = sizes[i];
+                double loads[16];
+                for (unsigned r = 0; r < r_here; r++) {
+                    uint64_t nb = ((uint64_t)1 << logs[l]) / b;
+                    nb += nb & 1;
+                    bf_cuckoo *c = NULL;
+                    if (bf_cuckoo_new_table(&c, nb, b, 16, 0) != BF_OK) return 1;
+                    if (bf_cuckoo_set_max_kicks(c, kicks[k]) != BF_OK) return 1;
+                    loads[r] = (double)fill_to_failure(c, 7919 * r + 131 * b + logs[l]) /
+                               (double)(nb * b);
+                    bf_cuckoo_free(c);
+                }
+                qsort(loads, r_here, sizeof loads[0], cmp_double);
+                double mn = loads[0], med = loads[r_here / 2];
+                if (k == 0) min500 = mn, med500 = med;
+                printf("%3u %4u %6u %5u %8.4f %8.4f %8.4f %8.4f\n", b, logs[l], kicks[k], r_here, mn,
+                       med, mn / min500, med / med500);
+                fflush(stdout);
+            }
         }
     return 0;
 }
@@ -230,6 +274,9 @@ int main(int argc, char **argv) {
                        argc > 3 ? strtoull(argv[3], NULL, 0) : 10000000);
     if (argc >= 2 && !strcmp(argv[1], "small"))
         return cmd_small(argc > 2 ? (unsigned)atoi(argv[2]) : 2000);
+    if (argc >= 2 && !strcmp(argv[1], "kicks"))
+        return cmd_kicks(argc > 2 ? (unsigned)atoi(argv[2]) : 3,
+                         argc > 3 ? (unsigned)atoi(argv[3]) : 24);
     if (argc >= 2 && !strcmp(argv[1], "semisort"))
         return cmd_semisort(argc > 2 ? strtoull(argv[2], NULL, 0) : 1000000,
                             argc > 3 ? (unsigned)atoi(argv[3]) : 5);

@@ -326,3 +326,132 @@ Test(cuckoo, semisorted_codes_round_trip) {
     }
     bf_cuckoo_free(c);
 }
+
+/* The rollback policy: after the first failed insert the table is byte for
+ * byte as before (count and victim too), every stored key answers present,
+ * and other keys still go in, up to a higher load than the victim policy's
+ * first failure; removes work as ever. */
+Test(cuckoo, rollback_undoes_failed_inserts) {
+    const unsigned sizes[4] = {1, 2, 4, 8};
+    for (unsigned j = 0; j < 4; j++) {
+        const unsigned b = sizes[j];
+        const uint64_t nb = 8192 / b;
+        bf_cuckoo *c, *v;
+        cr_assert_eq(bf_cuckoo_new_table(&c, nb, b, 12, 0), BF_OK);
+        cr_assert_eq(bf_cuckoo_new_table(&v, nb, b, 12, 0), BF_OK);
+        cr_assert_eq(bf_cuckoo_full_policy(c), BF_CUCKOO_FULL_VICTIM);
+        cr_assert_eq(bf_cuckoo_set_full_policy(c, BF_CUCKOO_FULL_ROLLBACK), BF_OK);
+        cr_assert_eq(bf_cuckoo_full_policy(c), BF_CUCKOO_FULL_ROLLBACK);
+        cr_assert_eq(bf_cuckoo_set_max_kicks(c, 20), BF_OK);
+        cr_assert_eq(bf_cuckoo_set_max_kicks(v, 20), BF_OK);
+        size_t cap = (size_t)(nb * b);
+        uint64_t *keys = malloc(cap * sizeof *keys);
+        uint8_t *before = malloc((size_t)bf_cuckoo_table_bytes(c));
+        size_t nv = fill_to_failure(v, keys, cap, 50 + j);
+        /* Insert keys one by one; on a refusal compare with the copy. */
+        uint64_t s = 50 + j; /* the same keys as the victim filter's */
+        size_t n = 0, refused = 0, first_fail = 0;
+        for (unsigned t = 0; t < 2 * cap && n < cap; t++) {
+            uint64_t h = tu_next(&s);
+            bf_cuckoo_state st0, st1;
+            bf_cuckoo_get_state(c, &st0);
+            memcpy(before, bf_cuckoo_table(c), (size_t)bf_cuckoo_table_bytes(c));
+            int rc = bf_cuckoo_insert_hash(c, h);
+            if (rc == BF_OK) {
+                keys[n++] = h;
+                continue;
+            }
+            cr_assert_eq(rc, BF_EFULL);
+            if (!refused++) first_fail = n;
+            bf_cuckoo_get_state(c, &st1);
+            cr_assert_eq(memcmp(before, bf_cuckoo_table(c), (size_t)bf_cuckoo_table_bytes(c)), 0,
+                         "b=%u: a refused insert changed the table", b);
+            cr_assert_eq(st1.count, st0.count);
+            cr_assert_eq(st1.victim_fp, 0);
+            if (refused > 200) break;
+        }
+        double lv = (double)nv / (double)cap, lr = (double)n / (double)cap;
+        cr_log_info("b=%u, 20 kicks: victim policy full at load %.4f; rollback first refused at "
+                    "%.4f, %zu refusals, load %.4f", b, lv, (double)first_fail / (double)cap, refused, lr);
+        cr_assert_gt(refused, 0, "b=%u: never refused", b);
+        cr_assert_gt(n, first_fail, "b=%u: closed at the first refusal", b);
+        cr_assert_eq(bf_cuckoo_count(c), n);
+        for (size_t i = 0; i < n; i++) cr_assert(bf_cuckoo_contains_hash(c, keys[i]), "b=%u: lost key %zu", b, i);
+        for (size_t i = 0; i < n; i++) cr_assert_eq(bf_cuckoo_remove_hash(c, keys[i]), BF_OK);
+        cr_assert_eq(bf_cuckoo_count(c), 0);
+        free(before);
+        free(keys);
+        bf_cuckoo_free(c);
+        bf_cuckoo_free(v);
+    }
+}
+
+/* A key added many times fills its two buckets, not the filter: with the
+ * rollback policy the filter refuses that key and takes every other one,
+ * where the victim policy may close for good at a low load. */
+Test(cuckoo, rollback_many_duplicates_stays_open) {
+    bf_cuckoo *c;
+    cr_assert_eq(bf_cuckoo_new_table(&c, 1 << 14, 2, 12, 0), BF_OK);
+    cr_assert_eq(bf_cuckoo_set_full_policy(c, BF_CUCKOO_FULL_ROLLBACK), BF_OK);
+    cr_assert_eq(bf_cuckoo_set_max_kicks(c, 20), BF_OK);
+    uint64_t s = 77;
+    uint64_t hot[64];
+    for (int i = 0; i < 64; i++) hot[i] = tu_next(&s);
+    for (int r = 0; r < 10; r++)
+        for (int i = 0; i < 64; i++) (void)bf_cuckoo_insert_hash(c, hot[i]);
+    for (int i = 0; i < 64; i++) cr_assert(bf_cuckoo_contains_hash(c, hot[i]));
+    /* 30% load more of distinct keys: all taken. */
+    for (int i = 0; i < 10000; i++) cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_OK, "key %d", i);
+    bf_cuckoo_free(c);
+}
+
+/* The policy's arguments, and a kick limit raised after the policy (the
+ * kick path grows with it: a filter at high load exercises long paths). */
+Test(cuckoo, rollback_policy_arguments) {
+    bf_cuckoo *c;
+    cr_assert_eq(bf_cuckoo_new_table(&c, 1000, 4, 16, 0), BF_OK);
+    cr_assert_eq(bf_cuckoo_set_full_policy(c, 2), BF_EINVAL);
+    cr_assert_eq(bf_cuckoo_set_full_policy(NULL, BF_CUCKOO_FULL_ROLLBACK), BF_EINVAL);
+    cr_assert_eq(bf_cuckoo_set_max_kicks(c, 10), BF_OK);
+    cr_assert_eq(bf_cuckoo_set_full_policy(c, BF_CUCKOO_FULL_ROLLBACK), BF_OK);
+    cr_assert_eq(bf_cuckoo_set_max_kicks(c, 2000), BF_OK);
+    uint64_t s = 5, stored = 0;
+    for (int i = 0; i < 4000; i++) stored += bf_cuckoo_insert_hash(c, tu_next(&s)) == BF_OK;
+    cr_assert_eq(bf_cuckoo_count(c), stored);
+    cr_assert_geq((double)stored / 4000.0, 0.95, "2000 kicks filled %.3f", (double)stored / 4000.0);
+    /* Back to the victim policy: the next failure parks a victim. */
+    cr_assert_eq(bf_cuckoo_set_full_policy(c, BF_CUCKOO_FULL_VICTIM), BF_OK);
+    bf_cuckoo_free(c);
+}
+
+/* Sizing for a kick limit: fewer kicks, a lower load, more buckets; 500 is
+ * the default sizing; a table sized for n at 20 kicks takes n keys. */
+Test(cuckoo, sizing_for_a_kick_limit) {
+    const unsigned sizes[4] = {1, 2, 4, 8};
+    for (unsigned j = 0; j < 4; j++) {
+        unsigned b = sizes[j];
+        cr_assert_eq(bf_cuckoo_model_load_kicks(b, 500), bf_cuckoo_model_load(b));
+        cr_assert_lt(bf_cuckoo_model_load_kicks(b, 20), bf_cuckoo_model_load(b));
+        cr_assert_leq(bf_cuckoo_model_load_kicks(b, 20), bf_cuckoo_model_load_kicks(b, 100));
+        bf_cuckoo_sizing z500, z20, zd;
+        cr_assert_eq(bf_cuckoo_size_for(200000, 0.01, b, 0, 0, &zd), BF_OK);
+        cr_assert_eq(bf_cuckoo_size_for_kicks(200000, 0.01, b, 0, 0, 500, &z500), BF_OK);
+        cr_assert_eq(bf_cuckoo_size_for_kicks(200000, 0.01, b, 0, 0, 20, &z20), BF_OK);
+        cr_assert_eq(z500.num_buckets, zd.num_buckets);
+        cr_assert_geq(z20.num_buckets, z500.num_buckets);
+        for (unsigned rep = 0; rep < 2; rep++) {
+            bf_cuckoo *c;
+            cr_assert_eq(bf_cuckoo_new_table(&c, z20.num_buckets, b, z20.fp_bits, 0), BF_OK);
+            cr_assert_eq(bf_cuckoo_set_max_kicks(c, 20), BF_OK);
+            uint64_t s = 900 + 10 * j + rep;
+            for (unsigned i = 0; i < 200000; i++)
+                cr_assert_eq(bf_cuckoo_insert_hash(c, tu_next(&s)), BF_OK, "b=%u: key %u of 200000 at 20 kicks", b, i);
+            bf_cuckoo_free(c);
+        }
+    }
+    cr_assert(isnan(bf_cuckoo_model_load_kicks(2, 0)));
+    cr_assert(isnan(bf_cuckoo_model_load_kicks(0, 20)));
+    bf_cuckoo_sizing z;
+    cr_assert_eq(bf_cuckoo_size_for_kicks(1000, 0.01, 2, 0, 0, 0, &z), BF_EINVAL);
+    cr_assert_eq(bf_cuckoo_size_for_kicks(1000, 0.01, 2, 0, 0, 65536, &z), BF_EINVAL);
+}

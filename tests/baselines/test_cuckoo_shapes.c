@@ -12,6 +12,8 @@
  *    table's load (5 sigma plus 10%: a test that can fail);
  *  - save, load, view (misaligned, verified): same answers, same image;
  *    the format version is 1 exactly for the shapes version 1 knows;
+ *  - the rollback policy: a refused insert leaves the table byte for byte
+ *    as it was, nothing is lost, and the filter keeps taking other keys;
  *  - merge of two halves answers as the whole;
  *  - statistics (load factor, bucket size).
  * Exit status 0 on success, 1 on failure.
@@ -25,6 +27,10 @@
 
 #define SLOTS 6000u    /* about this many slots per table */
 #define QUERIES 100000u
+
+/* Keys taken and refused after a rollback filter's first failure, over
+ * every shape. */
+static unsigned long rollback_taken, rollback_refused;
 
 static uint64_t buckets_for(unsigned b) {
     uint64_t nb = SLOTS / b;
@@ -191,6 +197,48 @@ static void check_shape(unsigned b, unsigned fb, unsigned flags) {
         bf_cuckoo_free(c);
     }
 
+    /* The rollback policy: filled to its first failure and then tried
+     * with more rk, a refused key leaves the table byte for byte as it
+     * was and the count unchanged, and the filter keeps taking others. */
+    c = NULL;
+    uint64_t *rk = malloc(cap * sizeof *rk);
+    CHECK(rk && bf_cuckoo_new_table(&c, nb, b, fb, flags) == BF_OK, "%s: table", name);
+    if (c && rk) {
+        CHECK(bf_cuckoo_full_policy(c) == BF_CUCKOO_FULL_VICTIM, "%s: default policy", name);
+        CHECK(bf_cuckoo_set_full_policy(c, BF_CUCKOO_FULL_ROLLBACK) == BF_OK &&
+                  bf_cuckoo_set_max_kicks(c, 20) == BF_OK,
+              "%s: rollback policy", name);
+        size_t nr = fill(c, rk, cap, 5000 + b * 64 + fb, &last);
+        CHECK(last == BF_EFULL, "%s: rollback never full", name);
+        const size_t bytes = (size_t)bf_cuckoo_table_bytes(c);
+        uint8_t *before = malloc(bytes);
+        uint64_t seed = 7000 + b * 64 + fb;
+        unsigned refused = 0, changed = 0, taken = 0;
+        memcpy(before, bf_cuckoo_table(c), bytes);
+        for (size_t t = 0; t < 3 * cap && refused < 50 && nr < cap; t++) {
+            uint64_t h = tu_next(&seed);
+            uint64_t cnt = bf_cuckoo_count(c);
+            rc = bf_cuckoo_insert_hash(c, h);
+            if (rc == BF_OK) {
+                rk[nr++] = h;
+                taken++;
+                memcpy(before, bf_cuckoo_table(c), bytes);
+            } else {
+                refused++;
+                changed += rc != BF_EFULL || bf_cuckoo_count(c) != cnt ||
+                           memcmp(before, bf_cuckoo_table(c), bytes) != 0;
+            }
+        }
+        CHECK(changed == 0, "%s: %u of %u refused inserts changed the table", name, changed, refused);
+        CHECK(refused > 0, "%s: rollback: no refusal after the first", name);
+        CHECK(missing(c, rk, nr) == 0 && bf_cuckoo_count(c) == nr, "%s: rollback lost keys", name);
+        rollback_taken += taken;
+        rollback_refused += refused;
+        free(before);
+    }
+    bf_cuckoo_free(c);
+    free(rk);
+
     /* The same key: 2b copies in an even table, then BF_EFULL. */
     c = NULL;
     CHECK(bf_cuckoo_new_table(&c, 64, b, fb, flags) == BF_OK, "%s: small table", name);
@@ -250,8 +298,22 @@ int main(void) {
     static const unsigned ss_bits[5] = {5, 8, 12, 16, 17};
     for (unsigned j = 0; j < 5; j++) check_shape(4, ss_bits[j], BF_CUCKOO_SEMISORTED);
 
+    /* After its first failure a rollback filter still takes keys (most
+     * shapes, not necessarily every one). */
+    CHECK(rollback_taken > rollback_refused / 10, "rollback: %lu keys taken after a failure, %lu refused",
+          rollback_taken, rollback_refused);
+    printf("rollback: %lu keys taken after the first failure, %lu refused\n", rollback_taken,
+           rollback_refused);
+
     /* Shapes outside the limits. */
     bf_cuckoo *c = NULL;
+    CHECK(bf_cuckoo_new_table(&c, 10, 4, 8, 0) == BF_OK, "policy table");
+    if (c) {
+        CHECK(bf_cuckoo_set_full_policy(c, 2) == BF_EINVAL && bf_cuckoo_full_policy(c) == 0,
+              "policy 2 refused");
+        bf_cuckoo_free(c);
+        c = NULL;
+    }
     CHECK(bf_cuckoo_new_table(&c, 10, 0, 8, 0) == BF_EINVAL, "b = 0");
     CHECK(bf_cuckoo_new_table(&c, 10, 256, 8, 0) == BF_EINVAL, "b = 256");
     CHECK(bf_cuckoo_new_table(&c, 10, 4, 3, 0) == BF_EINVAL, "f = 3");

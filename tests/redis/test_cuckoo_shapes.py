@@ -331,3 +331,60 @@ def cf_version1_values_load(ctx):
     eq(c("DEBUG", "RELOAD"), b"OK")
     for name, f in cf_v1_fixture.FILTERS.items():
         all_present(c, name + ":chunks", f["items"], "reload of version 1 " + name)
+
+
+def many_duplicates(c, key, distinct, adds, seed):
+    """adds CF.ADDs (as CF.INSERT batches) over `distinct` items in random
+    order, each item about adds / distinct times; every insert must succeed
+    (the chain grows). Returns the items."""
+    import random
+
+    rnd = random.Random(seed)
+    items = ["dup:%d" % i for i in range(distinct)]
+    seq = [items[rnd.randrange(distinct)] for _ in range(adds)]
+    add_all(c, key, seq)
+    return items
+
+
+@test
+def cf_many_duplicates_keep_subfilters_open(ctx):
+    # RedisBloom's defaults (bucket size 2, 20 kicks, expansion 1). A failed
+    # insert (the item's two buckets full of its own copies) rolls its kicks
+    # back, so a sub-filter stays open for other items: the chain needs about
+    # (most copies of one item) / (2 * bucket size) sub-filters, not one per
+    # failed insert (with the victim slot, 32 sub-filters at 1-2% load).
+    # --large: 10^6 items, 9.4 * 10^6 adds, capacity 16 * 10^6 (the report).
+    s = ctx.server()
+    c = s.client(timeout=600)
+    distinct, adds, cap = (10**6, 9400000, 16000000) if ctx.large else (20000, 188000, 320000)
+    eq(c("CF.RESERVE", "dups", cap), b"OK")
+    items = many_duplicates(c, "dups", distinct, adds, 5)
+    i = info(c, "dups")
+    filters = i["Number of filters"]
+    check(filters <= 10, "%d sub-filters for %d adds of %d items" % (filters, adds, distinct))
+    eq(i["Number of items inserted"], adds)
+    all_present(c, "dups", items, "many duplicates")
+    # Every add of one item is stored: CF.COUNT sums its copies.
+    eq(c("CF.COUNT", "dups", items[0]) >= 1, True)
+    print("    %d adds of %d items, capacity %d: %d sub-filters, MEMORY USAGE %d bytes" % (
+        adds, distinct, cap, filters, c("MEMORY", "USAGE", "dups")))
+    # Reloaded, the sub-filters behave the same: still open, no growth for
+    # new distinct items.
+    eq(c("DEBUG", "RELOAD"), b"OK")
+    add_all(c, "dups", ["fresh:%d" % j for j in range(2000)])
+    eq(info(c, "dups")["Number of filters"], filters, "a reloaded chain keeps its sub-filters open")
+
+
+@test
+def cf_capacity_holds_n_distinct_items(ctx):
+    # A filter reserved for n holds n distinct items in its first sub-filter
+    # at RedisBloom's 20 kick-outs (sizing for the kick limit).
+    s = ctx.server()
+    c = s.client(timeout=600)
+    for n, bs in ((100000, 2), (50000, 1), (50000, 4), (3000, 2)):
+        key = "n%d:b%d" % (n, bs)
+        eq(c("CF.RESERVE", key, n, "BUCKETSIZE", bs), b"OK")
+        items = ["%s:%d" % (key, j) for j in range(n)]
+        add_all(c, key, items)
+        eq(info(c, key)["Number of filters"], 1, "%s: one sub-filter" % key)
+        all_present(c, key, items, key)
