@@ -224,7 +224,8 @@ BF_API unsigned bf_cuckoo_max_kicks(const bf_cuckoo *f);
  *    table takes, but one unlucky kick path closes it at any load.
  *  BF_CUCKOO_FULL_ROLLBACK: the kicks are undone (the table is byte for
  *    byte as before the call), the insert returns BF_EFULL, and the filter
- *    stays open for other keys. The kick-out generator is not rewound.
+ *    stays open for other keys. The kick-out generator is rewound too:
+ *    a refused insert changes nothing (bf_cuckoo_get_state included).
  * A behaviour, not part of the image: bf_filter_save and
  * bf_cuckoo_get_state do not keep it; set it again after loading. */
 #define BF_CUCKOO_FULL_VICTIM 0u

@@ -48,8 +48,10 @@
  *  - rollback: every kick is undone (the evicted fingerprints go back
  *    where they were, so the table is byte for byte as before), the insert
  *    returns BF_EFULL and the filter stays open: other keys, whose paths
- *    differ, still go in. The kick-out generator is not rewound, so the
- *    same key tried again takes another path. A kick path is recorded
+ *    differ, still go in. The kick-out generator is rewound too, so a
+ *    refused insert changes no state at all (a copy that never saw the
+ *    call, such as a replica, stays identical; the same key tried again
+ *    fails the same way until the table changes). A kick path is recorded
  *    (8 bytes a kick, allocated when the policy is set), so a failed
  *    insert costs twice its kicks.
  *
@@ -414,8 +416,8 @@ static void undo_kicks(bf_cuckoo *f, uint64_t cur, uint32_t fp, unsigned n) {
 /* Stores fp, one of whose buckets is i (the caller has checked that the
  * victim slot is free). When the kicks fail: the victim policy parks the
  * last evicted fingerprint in the victim slot (stored all the same); the
- * rollback policy undoes every kick and returns false, the table as it was
- * (the kick-out generator stays advanced, so a retry takes another path). */
+ * rollback policy undoes every kick, rewinds the kick-out generator and
+ * returns false: the filter's whole state is as it was. */
 static bool insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
     uint64_t i2 = alt_index(i, fp, f->num_buckets);
     int s = slot_find(f, i, 0);
@@ -431,6 +433,7 @@ static bool insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
         return true;
     }
     const bool rollback = f->full_policy == BF_CUCKOO_FULL_ROLLBACK;
+    const uint64_t rng0 = f->rng;
     uint64_t cur = (next_rand(f) & 1) ? i : i2;
     uint32_t curfp = fp;
     const unsigned max_kicks = f->max_kicks ? f->max_kicks : BF_CUCKOO_MAX_KICKS;
@@ -455,6 +458,7 @@ static bool insert_fp(bf_cuckoo *f, uint64_t i, uint32_t fp) {
     }
     if (rollback) {
         undo_kicks(f, cur, fp, max_kicks);
+        f->rng = rng0;
         return false;
     }
     f->victim_index = cur;

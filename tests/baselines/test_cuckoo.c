@@ -367,6 +367,7 @@ Test(cuckoo, rollback_undoes_failed_inserts) {
             cr_assert_eq(memcmp(before, bf_cuckoo_table(c), (size_t)bf_cuckoo_table_bytes(c)), 0,
                          "b=%u: a refused insert changed the table", b);
             cr_assert_eq(st1.count, st0.count);
+            cr_assert_eq(st1.rng, st0.rng, "b=%u: the kick-out generator is rewound", b);
             cr_assert_eq(st1.victim_fp, 0);
             if (refused > 200) break;
         }

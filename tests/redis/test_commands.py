@@ -348,7 +348,8 @@ def cf_insert(ctx):
     eq(c("CF.INSERTNX", "k", "ITEMS", "a", "c", "c"), [0, 1, 0])
     eq(c("CF.INSERTNX", "k", "NOCREATE", "ITEMS", "d"), [1])
     i = info_map(c("CF.INFO", "k"))
-    check(100 <= i["Number of buckets"] * 2 < 200, "capacity 100, buckets of 2: %r" % i)
+    # Sized for the load 20 kick-outs reach in a table this small (about 0.4).
+    check(100 <= i["Number of buckets"] * 2 < 300, "capacity 100, buckets of 2: %r" % i)
 
 
 @test

@@ -68,7 +68,8 @@ def cf_redisbloom_defaults(ctx):
         i = info(c, key)
         eq((i["Bucket size"], i["Max iterations"], i["Expansion rate"], i["Number of filters"]), (2, 20, 1, 1),
            "%s: RedisBloom's defaults" % key)
-        check(cap <= i["Number of buckets"] * 2 < 2 * cap, "%s: %d buckets of 2 for %d" % (key, i["Number of buckets"], cap))
+        # Sized for the load 20 kick-outs reach (about 0.55 at b = 2).
+        check(cap <= i["Number of buckets"] * 2 < 2.5 * cap, "%s: %d buckets of 2 for %d" % (key, i["Number of buckets"], cap))
         eq(c("CF.DEBUG", key), debug_line(c, key))
         check(c("CF.DEBUG", key).startswith(b"bktsize:2 buckets:"), "CF.DEBUG of %s" % key)
     # RedisBloom's least capacity at its default bucket size: 2 * 2.
@@ -336,14 +337,15 @@ def cf_version1_values_load(ctx):
 def many_duplicates(c, key, distinct, adds, seed):
     """adds CF.ADDs (as CF.INSERT batches) over `distinct` items in random
     order, each item about adds / distinct times; every insert must succeed
-    (the chain grows). Returns the items."""
+    (the chain grows). Returns the items added (a few of `distinct` may
+    never be drawn)."""
     import random
 
     rnd = random.Random(seed)
     items = ["dup:%d" % i for i in range(distinct)]
     seq = [items[rnd.randrange(distinct)] for _ in range(adds)]
     add_all(c, key, seq)
-    return items
+    return sorted(set(seq))
 
 
 @test
@@ -358,7 +360,7 @@ def cf_many_duplicates_keep_subfilters_open(ctx):
     c = s.client(timeout=600)
     distinct, adds, cap = (10**6, 9400000, 16000000) if ctx.large else (20000, 188000, 320000)
     eq(c("CF.RESERVE", "dups", cap), b"OK")
-    items = many_duplicates(c, "dups", distinct, adds, 5)
+    items = many_duplicates(c, "dups", distinct, adds, 5)  # the items added at least once
     i = info(c, "dups")
     filters = i["Number of filters"]
     check(filters <= 10, "%d sub-filters for %d adds of %d items" % (filters, adds, distinct))
