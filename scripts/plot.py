@@ -782,17 +782,15 @@ def draw_winner(ax, rows, bpk, fontsize=6):
     edges = [DESIGN_T_MIN] + edges + [DESIGN_T_MAX]
     for j, n in enumerate(ns):
         cont = design_contenders(rows, n, bpk)
-        run = None
+        prev = None
         for i, t in enumerate(ts):
             w = design_winner(cont, t)
             if not w:
                 continue
             ax.add_patch(Rectangle((edges[i], j - 0.45), edges[i + 1] - edges[i], 0.9,
                                    color=DESIGN_COLOR.get(w[1], "C7"), alpha=0.75, linewidth=0))
-            if run is None or run[0] != w[0]:
-                if run is not None:
-                    run[2] = i
-                run = [w[0], i, len(ts)]
+            if prev != w[0]:  # name each run of one winner where it starts
+                prev = w[0]
                 ax.text(edges[i] * 1.05, j, w[0].replace("cuckoo-", ""), fontsize=fontsize, va="center",
                         rotation=90 if len(ts) > 20 else 0, clip_on=True)
     ax.set_xscale("log")
