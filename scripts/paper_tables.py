@@ -974,7 +974,8 @@ DESIGN_T_SHOWN = (1.0, 100.0, 1e4, 1e5)  # ns of work a negative saves, the tabl
 
 
 def t_label(t):
-    return "%g\\,ns" % t if t < 1000 else "%g\\,\\textmu s" % (t / 1000)
+    """A time in ns for text mode: 1\\,ns, 12\\,\\textmu s."""
+    return "%s\\,ns" % sig(t, 2) if t < 1000 else "%s\\,\\textmu s" % sig(t / 1000, 2)
 
 
 def shape_tex(name):
@@ -1026,7 +1027,7 @@ def design_text(p, outdir):
                else "the run has no cuckoo-shapes series")
     elif all(bloom_low) and any(cuckoo_high):
         verdict = "reproduces"
-        why = ("a blocked Bloom filter is cheapest at $T = 1$\\,ns in all %d jobs $(n$, bits/key$)$ where cuckoo "
+        why = ("a blocked Bloom filter is cheapest at $T = 1$\\,ns in all %d jobs (an $n$ and a memory budget) where cuckoo "
                "shapes compete, and a cuckoo shape is cheapest at $T = 100$\\,\\textmu s in %d of them" %
                (jobs, sum(cuckoo_high)))
     elif all(bloom_low):
@@ -1048,9 +1049,11 @@ def design_text(p, outdir):
     fpr_sentence = (
         "Over %s absent keys, %d of the %d points (those where 5\\,\\%% of the expected false positives is at "
         "least four standard deviations of sampling) are held to the \\textpm 5\\,\\%% rule: %d meet it, the "
-        "worst %s\\,\\%% from the model; the other points lie within the sampling band." %
+        "worst %s\\,\\%% from the model%s." %
         (" or ".join("{:,}".format(x).replace(",", "\\,") for x in negs), len(ruled), len(pts),
-         sum(1 for q, c in ruled if c[1]), pct(worst, 2) if worst is not None else "--"))
+         sum(1 for q, c in ruled if c[1]), pct(worst, 2) if worst is not None else "--",
+         "" if len(ruled) == len(pts) else "; the other points lie within the sampling band: %s" %
+         ("all" if all(c[1] for q, c in checks if c[0] != "5%") else "not all")))
     if not ruled:
         fpr_sentence = ("This run measured the FPR on %s absent keys, fewer than the rule's $10^7$ (or too few false "
                         "positives), so the \\textpm 5\\,\\%% rule is not tested on it; every point lies within the "
@@ -1064,7 +1067,7 @@ def design_text(p, outdir):
             (NUM["p-path"], verdict, why, NUM["design-shapes"], ", ".join(str(b) for b in bpks),
              ", ".join(pow10(n) for n in ns), fpr_sentence))
     tab = table("r r " + "l" * (len(DESIGN_T_SHOWN) + 1),
-                ["$n$", "bits/key"] + ["$T = %s$" % t_label(t) for t in DESIGN_T_SHOWN] + ["cuckoo from"],
+                ["$n$", "bits/key"] + ["$T$ = %s" % t_label(t) for t in DESIGN_T_SHOWN] + ["cuckoo from"],
                 body,
                 "The cheapest contender (least batch lookup ns + FPR $\\times T$) at each memory budget; a blocked "
                 "shape is named layout-k (reg: register-blocked, sect: sectorized, csect\\ldots z: cache-sectorized "
