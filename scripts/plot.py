@@ -886,6 +886,24 @@ def summary(ctx, rows):
                           "%.2f" % c["ns_single"], "%.2f" % c["ns_batch"], "%.2f" % c["ns_insert"],
                           "%.3g%%" % (100 * t.get("fpr_measured", float("nan"))),
                           "%.2f" % t.get("ns_batch", float("nan")), "%.2f" % t.get("ns_insert", float("nan"))))
+    pts = design_points(rows)
+    for n in design_ns(rows):
+        sel = sorted((p for p in pts if int(p["n"]) == n), key=lambda p: (p["bpk_target"], p["shape"]))
+        print()
+        print("Design space at n = %.0e (blocked shapes, layout-k; FPR over %.3g absent keys, batch calls, 50%% "
+              "positives), and the shape of least lookup + FPR x T at each budget:" %
+              (n, sel[0]["fpr_negatives"] if sel else float("nan")))
+        fmt4 = "%-16s %4s %8s %10s %10s %7s %9s %9s"
+        print(fmt4 % ("shape", "bpk", "bits/key", "FPR meas.", "FPR model", "vs model", "ns build", "ns batch"))
+        for p in sel:
+            print(fmt4 % (p["shape"], p["bpk_target"], "%.2f" % p["bits_per_key"], "%.3g%%" % (100 * p["fpr_measured"]),
+                          "%.3g%%" % (100 * p["fpr_model"]), "%+.1f%%" % (100 * design_fpr_check(p)[2]),
+                          "%.2f" % p["ns_build"], "%.2f" % p["ns_batch"]))
+        for b in design_bpks(rows):
+            cont = design_contenders(rows, n, b)
+            if cont:
+                print("  %2d bits/key, winner at T = %s" % (b, ", ".join(
+                    "%g ns: %s" % (t, design_winner(cont, t)[0]) for t in (1, 100, 1e4, 1e5))))
 
 
 def compare(a, b, outdir):

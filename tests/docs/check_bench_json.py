@@ -27,8 +27,8 @@ series) with a JSON file and a short sampling interval, then checks:
   10^7 absent keys and enough false positives were measured, within the
   sampling band elsewhere), on this run and on every committed run under
   results/ that has the series; the rule itself refuses a point 6 % off;
-  plot.py draws figures 8-10 (FPR against bits/key, the skyline, the winner
-  map) and the paper's design section is written, and says so when the
+  plot.py's summary has its table, and it draws figures 8-10 (FPR against
+  bits/key, the skyline, the winner map), and the paper's design section is written, and says so when the
   primary run lacks the series.
 
 Exits 77 (skipped) where matplotlib or /proc/loadavg is missing, and under
@@ -287,6 +287,12 @@ def check_design(data, run_json, src, work, step):
                                                                q["bpk_target"], 100 * rel, rule))
     step("the committed design runs meet the FPR rule (%d points, %d under the +-5 %% rule)" % (committed, ruled),
          not bad, "; ".join(bad[:6]))
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--summary"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode()
+    step("plot.py --summary has the design table and its winners", p.returncode == 0 and
+         "Design space at n = 1e+05" in out and all(("\n%s " % sh) in out for sh in shapes) and
+         "12 bits/key, winner at T = 1 ns: " in out, out[-1500:])
     figs = os.path.join(work, "figs")
     p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--outdir", figs],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
