@@ -731,9 +731,9 @@ BF_API int bf_machine_name(char *buf, size_t cap);
 BF_API int bf_cost_table_new(bf_cost_table **out);
 /** Measures every candidate's batch lookups at a few filter sizes (from
  *  L1-sized to past the last-level cache) within max_seconds (0.5 .. 600)
- *  of wall time; a size class the time cannot finish is left out whole.
- *  BF_EINVAL, BF_ENOMEM, or BF_ETOOBIG if not even the smallest size fits
- *  the time. */
+ *  of wall time; a size class the time cannot finish is left out whole,
+ *  except the smallest, which is always measured (on a slow build or a
+ *  crowded machine it may overrun the time). BF_EINVAL or BF_ENOMEM. */
 BF_API int bf_calibrate(bf_cost_table **out, double max_seconds);
 /** Adds (or replaces) the lookup time of a candidate at a filter size:
  *  name as bf_candidate_name gives it (names of other builds are kept and
