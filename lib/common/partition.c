@@ -1,6 +1,8 @@
 /* The partitioner's sizing, buckets and flushing (partition.h). */
 #include "common/partition.h"
 
+#include <stdlib.h>
+
 /* At most 2^12 regions: the bucket fill counters (16 KiB) stay in L1 and
  * the scatter's write streams in the TLB. */
 #define BF_PART_MAX_BITS 12
@@ -75,4 +77,32 @@ void bf__part_finish(bf_part *p) {
     bf__part_flush_all(p);
     bf__free(p->mem);
     memset(p, 0, sizeof *p);
+}
+
+/* Concurrent first calls read the same variable and store the same value. */
+static int env_mode(void) {
+    static int cached = -1;
+    int m = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (m >= 0) return m;
+    const char *v = getenv("BLOCKFILTER_PARTITION");
+    m = BF_PARTITION_AUTO;
+    if (v && !strcmp(v, "on")) m = BF_PARTITION_ON;
+    if (v && !strcmp(v, "off")) m = BF_PARTITION_OFF;
+    __atomic_store_n(&cached, m, __ATOMIC_RELAXED);
+    return m;
+}
+
+int bf__part_mode(int mode) { return mode == BF_PARTITION_AUTO ? env_mode() : mode; }
+
+bool bf__part_pays(int mode, uint64_t filter_bytes, size_t n, bool with_out,
+                   uint64_t min_filter_bytes, double min_keys_per_line) {
+    mode = bf__part_mode(mode);
+    if (mode == BF_PARTITION_ON) return n > 0;
+    if (mode == BF_PARTITION_OFF) return false;
+    /* A filter that fits the caches gains nothing; a batch with fewer keys
+     * than the filter has lines reuses none once partitioned; answers
+     * scattered back to out[] cost more than partitioning saves (measured:
+     * docs/kernels.md), so only counts and inserts partition by themselves. */
+    return !with_out && filter_bytes >= min_filter_bytes &&
+           (double)n >= min_keys_per_line * (double)(filter_bytes / 64);
 }

@@ -61,6 +61,18 @@ typedef struct bf_part_plan {
 BF_HIDDEN bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_bytes,
                                      unsigned reuse, uint64_t budget);
 
+/* The mode a filter's BF_PARTITION_* setting comes to: AUTO defers to
+ * BLOCKFILTER_PARTITION=on|off (read once per process). */
+BF_HIDDEN int bf__part_mode(int mode);
+/* The rule every filter's batches follow (docs/kernels.md): whether a batch
+ * of n keys on a filter of filter_bytes in `mode` (BF_PARTITION_*) goes
+ * partitioned. Forced on: any n > 0; forced off: never; automatic: counts
+ * and inserts (not lookups writing answers, with_out) on a filter of at
+ * least min_filter_bytes, with at least min_keys_per_line keys per 64-byte
+ * line of it. */
+BF_HIDDEN bool bf__part_pays(int mode, uint64_t filter_bytes, size_t n, bool with_out,
+                             uint64_t min_filter_bytes, double min_keys_per_line);
+
 /* Allocates the buckets (with positions if with_pos). BF_ENOMEM leaves p
  * empty and nothing allocated: callers then go the unpartitioned way. */
 BF_HIDDEN int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn flush,
@@ -139,6 +151,21 @@ static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, si
             if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
         }
     }
+}
+
+/* A caller's hash array, appended in slices of 2^16 (positions from 0). */
+static inline void bf__part_add_array(bf_part *p, const uint64_t *hashes, size_t n) {
+    const size_t slice = (size_t)1 << 16;
+    for (size_t i = 0; i < n; i += slice) bf__part_add(p, hashes + i, n - i < slice ? n - i : slice, i);
+}
+
+/* Fetches [p, stop) line by line in address order (for writing if write):
+ * a flush's slice of the filter, swept before its random probes. */
+static inline void bf__part_prefetch_range(const uint8_t *p, const uint8_t *stop, bool write) {
+    if (write)
+        for (; p < stop; p += 64) __builtin_prefetch(p, 1, 3);
+    else
+        for (; p < stop; p += 64) __builtin_prefetch(p, 0, 3);
 }
 
 #endif

@@ -6,8 +6,6 @@
  * the plain path; only the order of the probes changes. */
 #include "sbbf/sbbf_partition.h"
 
-#include <stdlib.h>
-
 bf_sbbf_part_tuning bf__sbbf_part_tuning = {
     .region_bytes = BF_SBBF_PART_REGION_BYTES,
     .reuse = BF_SBBF_PART_REUSE,
@@ -25,33 +23,10 @@ int bf_sbbf_set_partitioning(bf_sbbf *f, int mode) {
 
 int bf_sbbf_partitioning(const bf_sbbf *f) { return f ? f->partition_mode : BF_PARTITION_AUTO; }
 
-/* BLOCKFILTER_PARTITION, read once: BF_PARTITION_ON/OFF, or AUTO for
- * anything else (unset included). Concurrent first calls read the same
- * variable and store the same value. */
-static int env_mode(void) {
-    static int cached = -1;
-    int m = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (m >= 0) return m;
-    const char *v = getenv("BLOCKFILTER_PARTITION");
-    m = BF_PARTITION_AUTO;
-    if (v && !strcmp(v, "on")) m = BF_PARTITION_ON;
-    if (v && !strcmp(v, "off")) m = BF_PARTITION_OFF;
-    __atomic_store_n(&cached, m, __ATOMIC_RELAXED);
-    return m;
-}
-
 bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n, bool with_out) {
-    int mode = f->partition_mode;
-    if (mode == BF_PARTITION_AUTO) mode = env_mode();
-    if (mode == BF_PARTITION_ON) return n > 0;
-    if (mode == BF_PARTITION_OFF) return false;
     const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
-    /* A filter that fits the caches gains nothing; a batch with fewer keys
-     * than the filter has lines reuses none once partitioned; answers
-     * scattered back to out[] cost more than partitioning saves (measured:
-     * docs/kernels.md), so only counts and inserts partition by themselves. */
-    return !with_out && f->num_bytes >= t->min_filter_bytes &&
-           (double)n >= t->min_keys_per_line * (double)(f->num_bytes / 64);
+    return bf__part_pays(f->partition_mode, f->num_bytes, n, with_out, t->min_filter_bytes,
+                         t->min_keys_per_line);
 }
 
 /* The slice of the region the hashes of a flush belong to, fetched line by
@@ -67,12 +42,8 @@ static void preload(const bf_sbbf_part *s, uint64_t hash, size_t m, bool write) 
     uint64_t end = r + 1 == s->part.parts ? nb : ((((r + 1) << below) * nb) >> 32) + 1;
     if (end > nb) end = nb;
     if (!bf__sbbf_part_tuning.preload || m < (end - first) / 4) return;
-    const uint8_t *p = s->f->data + first * BF_SBBF_BLOCK_BYTES;
-    const uint8_t *stop = s->f->data + end * BF_SBBF_BLOCK_BYTES;
-    if (write)
-        for (; p < stop; p += 64) __builtin_prefetch(p, 1, 3);
-    else
-        for (; p < stop; p += 64) __builtin_prefetch(p, 0, 3);
+    bf__part_prefetch_range(s->f->data + first * BF_SBBF_BLOCK_BYTES,
+                            s->f->data + end * BF_SBBF_BLOCK_BYTES, write);
 }
 
 static void flush_contains(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
@@ -121,18 +92,12 @@ size_t bf__sbbf_part_end(bf_sbbf_part *s) {
     return s->found;
 }
 
-/* A caller's hash array, fed in slices (positions stay 32-bit). */
-static void add_hashes(bf_sbbf_part *s, const uint64_t *hashes, size_t n) {
-    const size_t slice = (size_t)1 << 16;
-    for (size_t i = 0; i < n; i += slice) bf__sbbf_part_add(s, hashes + i, n - i < slice ? n - i : slice, i);
-}
-
 bool bf__sbbf_contains_hashes_part(const bf_sbbf *f, const uint64_t *hashes, size_t n,
                                    uint8_t *out, size_t *found) {
     bf_sbbf_part s;
     if (!bf__sbbf_partition_pays(f, n, out != NULL) || bf__sbbf_part_begin(&s, f, n, out, false))
         return false;
-    add_hashes(&s, hashes, n);
+    bf__part_add_array(&s.part, hashes, n);
     *found = bf__sbbf_part_end(&s);
     return true;
 }
@@ -141,7 +106,7 @@ bool bf__sbbf_insert_hashes_part(bf_sbbf *f, const uint64_t *hashes, size_t n) {
     bf_sbbf_part s;
     if (!bf__sbbf_partition_pays(f, n, false) || bf__sbbf_part_begin(&s, f, n, NULL, true))
         return false;
-    add_hashes(&s, hashes, n);
+    bf__part_add_array(&s.part, hashes, n);
     bf__sbbf_part_end(&s);
     return true;
 }
