@@ -247,7 +247,8 @@ static size_t contains_batch_of(const bf_blocked *f, const uint64_t *h, size_t n
  * half of the full product beyond), so region r, the hashes whose top
  * bits are r, is one contiguous run of blocks for every shape: the bits
  * are those of the plain path; only the order of the probes changes. The
- * SBBF's tuning and automatic rule apply (sbbf_partition.h). */
+ * SBBF's tuning and automatic rule apply (sbbf_partition.h), and the
+ * batch itself is common/partition.c's. */
 
 int bf_blocked_set_partitioning(bf_blocked *f, int mode) {
     if (!f || mode < BF_PARTITION_AUTO || mode > BF_PARTITION_OFF) return BF_EINVAL;
@@ -259,95 +260,36 @@ int bf_blocked_partitioning(const bf_blocked *f) {
     return f ? f->partition_mode : BF_PARTITION_AUTO;
 }
 
-static bool partition_pays(const bf_blocked *f, size_t n, bool with_out) {
-    const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
-    return bf__part_pays(f->partition_mode, f->num_bytes, n, with_out, t->min_filter_bytes,
-                         t->min_keys_per_line);
+/* The blocked filter as the partitioned batch sees it. */
+static size_t part_contains(const void *f, const uint64_t *h, size_t m, uint8_t *out) {
+    return contains_batch_of(f, h, m, out);
 }
-
-/* One partitioned batch over one filter. */
-typedef struct {
-    bf_part part;
-    const bf_blocked *f;
-    uint8_t *out; /* the caller's answers, or NULL (count only, inserts) */
-    uint8_t *ans; /* one bucket's answers in bucket order, when out is set */
-    size_t found;
-} part_batch;
-
-/* The region's slice of the filter, swept in address order before the
- * kernel probes it in random order, when the flush has keys enough to
- * touch most of its lines anyway (as the SBBF's). */
-static void part_preload(const part_batch *s, uint64_t hash, size_t m, bool write) {
-    const unsigned shift = s->part.shift; /* < 64: at least two regions */
-    const uint64_t lo = hash >> shift << shift, hi = lo | (((uint64_t)1 << shift) - 1);
-    const uint64_t nb = s->f->num_blocks, bb = s->f->shape.block_bits / 8;
-    const uint64_t first = bf__blocked_block_index(lo, nb);
-    const uint64_t end = bf__blocked_block_index(hi, nb) + 1;
-    if (!bf__sbbf_part_tuning.preload || m < (end - first) * bb / 64 / 2) return;
-    bf__part_prefetch_range(s->f->data + first * bb, s->f->data + end * bb, write);
-}
-
-static void part_flush_contains(void *ctx, const uint64_t *hashes, const uint32_t *pos,
-                                size_t m, size_t base) {
-    part_batch *s = ctx;
-    part_preload(s, hashes[0], m, false);
-    if (!pos) {
-        s->found += contains_batch_of(s->f, hashes, m, NULL);
-        return;
-    }
-    s->found += contains_batch_of(s->f, hashes, m, s->ans);
-    uint8_t *out = s->out + base;
-    for (size_t j = 0; j < m; j++) out[pos[j]] = s->ans[j];
-}
-
-static void part_flush_insert(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
-                              size_t base) {
-    (void)pos;
-    (void)base;
-    part_batch *s = ctx;
-    part_preload(s, hashes[0], m, true);
-    /* The filter is the caller's writable one (part_begin). */
-    bf_blocked *f = (bf_blocked *)(uintptr_t)s->f;
-    f->impl->insert_batch(f, hashes, m);
+static void part_insert(void *vf, const uint64_t *h, size_t m) {
+    bf_blocked *f = vf;
+    f->impl->insert_batch(f, h, m);
 }
 
 /* Starts a partitioned batch of n keys if that pays and the scratch memory
  * can be had: contains (write false; out may be NULL) or insert (write
  * true, f writable). False: nothing started, take the plain path. */
-static bool part_begin(part_batch *s, const bf_blocked *f, size_t n, uint8_t *out, bool write) {
-    if (!n || !partition_pays(f, n, out != NULL)) return false;
-    memset(s, 0, sizeof *s);
-    s->f = f;
-    s->out = out;
-    const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
-    /* Positions: 4 more bytes a hash. */
-    bf_part_plan plan = bf__part_plan(f->num_bytes, n, t->region_bytes, t->reuse,
-                                      out ? t->budget / 3 * 2 : t->budget);
-    if (out && !(s->ans = bf__malloc(plan.cap + 8))) return false; /* cap, rounded up to lines */
-    if (bf__part_init(&s->part, plan, out != NULL,
-                      write ? part_flush_insert : part_flush_contains, s)) {
-        bf__free(s->ans);
-        return false;
-    }
-    return true;
-}
-
-/* Probes or sets what is still buffered, frees the scratch memory; the
- * keys found (contains). */
-static size_t part_end(part_batch *s) {
-    bf__part_finish(&s->part);
-    bf__free(s->ans);
-    s->ans = NULL;
-    return s->found;
+static bool part_begin(bf_part_batch *s, const bf_blocked *f, size_t n, uint8_t *out,
+                       bool write) {
+    const bf_part_tuning *tun = &bf__sbbf_part_tuning;
+    if (!n || !bf__part_pays(f->partition_mode, f->num_bytes, n, out != NULL, tun)) return false;
+    bf_part_target t = {.f = f, .data = f->data, .num_blocks = f->num_blocks,
+                        .block_bytes = f->shape.block_bits / 8, .num_bytes = f->num_bytes,
+                        .block_index = bf__blocked_block_index, .contains = part_contains,
+                        .insert = part_insert};
+    return bf__part_batch_begin(s, &t, tun, n, out, write) == BF_OK;
 }
 
 int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n) {
     if (!f || (!h && n)) return BF_EINVAL;
     if (!f->bits) return BF_EREADONLY;
-    part_batch s;
+    bf_part_batch s;
     if (part_begin(&s, f, n, NULL, true)) {
         bf__part_add_array(&s.part, h, n);
-        part_end(&s);
+        bf__part_batch_end(&s);
     } else if (n) {
         f->impl->insert_batch(f, h, n);
     }
@@ -357,10 +299,10 @@ int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n) {
 size_t bf_blocked_contains_hashes(const bf_blocked *f, const uint64_t *h, size_t n,
                                   uint8_t *out) {
     if (!f || !h || !n) return 0;
-    part_batch s;
+    bf_part_batch s;
     if (!part_begin(&s, f, n, out, false)) return contains_batch_of(f, h, n, out);
     bf__part_add_array(&s.part, h, n);
-    return part_end(&s);
+    return bf__part_batch_end(&s);
 }
 
 int bf_blocked_insert(bf_blocked *f, const void *data, size_t len) {
@@ -395,17 +337,17 @@ static int insert_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
 
 /* Partitioned: each hashed chunk goes to the buckets. */
 static int part_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
-    bf__part_add(&((part_batch *)vctx)->part, h, m, off);
+    bf__part_add(&((bf_part_batch *)vctx)->part, h, m, off);
     return BF_OK;
 }
 
 /* Unchecked: the family's key operations and the public calls below. */
 static size_t keys_contains(const bf_blocked *f, const bf_keys *keys, size_t n, uint8_t *out) {
-    part_batch s;
+    bf_part_batch s;
     if (part_begin(&s, f, n, out, false)) {
         bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, false, part_chunk,
                           &s);
-        return part_end(&s);
+        return bf__part_batch_end(&s);
     }
     contains_ctx c = {.f = f, .out = out};
     bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, false, contains_chunk,
@@ -413,11 +355,11 @@ static size_t keys_contains(const bf_blocked *f, const bf_keys *keys, size_t n, 
     return c.found;
 }
 static int keys_insert(bf_blocked *f, const bf_keys *keys, size_t n) {
-    part_batch s;
+    bf_part_batch s;
     if (part_begin(&s, f, n, NULL, true)) {
         int rc = bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, true,
                                    part_chunk, &s);
-        part_end(&s);
+        bf__part_batch_end(&s);
         return rc;
     }
     return bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, true,
