@@ -45,6 +45,9 @@ struct Options {
     double loadavg_interval = 30;              // seconds between load-average samples
     std::vector<uint64_t> shape_ns;            // n of the cuckoo-shapes series
     bool shape_ns_set = false;                 // --bf_shape_n given
+    std::vector<uint64_t> design_ns;           // n of the design-space series
+    std::vector<unsigned> design_bpks;         // its bits per key
+    uint64_t design_fpr_keys = 1000000;        // its absent keys for the measured FPR
     bool matrix = true, kernel_bench = true, scaling = true;
 };
 Options &options();
@@ -167,6 +170,10 @@ void set_counters(benchmark::State &st, double seconds, double ops, const std::s
 // how many; the largest table it will build, for the memory-limit sizes.
 size_t register_cuckoo_shapes();
 uint64_t cuckoo_shapes_max_bytes();
+// The design-space series (design.cc): the blocked family's shapes x k x
+// bits/key x n; registers its benchmarks, returns how many; its largest filter.
+size_t register_design();
+uint64_t design_max_bytes();
 
 inline double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

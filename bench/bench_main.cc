@@ -13,6 +13,9 @@
 //   --bf_only=matrix,kernels,scaling
 //   --bf_shape_n=1e6,1e8 (the cuckoo-shapes series' n; default: --bf_n if
 //   given, else 1e6, and 1e8 too in --bf_full)  --bf_loadavg_interval=S
+//   --bf_design_n=1e5,1e6 --bf_design_bpk=8,12 --bf_design_fpr_keys=N (the
+//   design-space series, design.cc; default 1e6, --bf_full 1e5..1e8 and 10^7
+//   absent keys)
 #include "adapters.h"
 #include "adapters_keys.h"
 #include "bench.h"
@@ -94,6 +97,9 @@ void set_mode_defaults(Options &o) {
         o.queries = 1u << 14;
         o.min_time = 0.005;
         o.shape_ns = {10000};
+        o.design_ns = {10000};
+        o.design_bpks = {8, 16};
+        o.design_fpr_keys = 100000;
     } else if (o.mode == "full") {
         o.ns = {10000, 100000, 1000000, 10000000, 100000000};
         o.fpps = {0.1, 0.01, 0.001, 0.0001};
@@ -103,6 +109,9 @@ void set_mode_defaults(Options &o) {
         o.queries = 1u << 18;
         o.min_time = 0.2;
         o.shape_ns = {1000000, 100000000};
+        o.design_ns = {100000, 1000000, 10000000, 100000000};
+        o.design_bpks = {8, 10, 12, 16};
+        o.design_fpr_keys = 10000000;
     } else {
         o.ns = {10000, 100000, 1000000, 10000000};
         o.fpps = {0.1, 0.01, 0.001};
@@ -113,8 +122,11 @@ void set_mode_defaults(Options &o) {
         o.queries = 1u << 16;
         o.min_time = 0.05;
         o.shape_ns = {1000000};
+        o.design_ns = {1000000};
+        o.design_bpks = {8, 10, 12, 16};
+        o.design_fpr_keys = 1000000;
     }
-    o.families = {"sbbf", "bloom", "counting", "cuckoo", "scalable", "cuckoo-shapes"};
+    o.families = {"sbbf", "bloom", "counting", "cuckoo", "scalable", "cuckoo-shapes", "design"};
     o.key_families = {"sbbf-header", "sbbf-typed", "sbbf-binary"};
 }
 
@@ -158,6 +170,15 @@ void parse_options(int *argc, char **argv) {
             for (auto &s : split(v)) o.shape_ns.push_back(parse_u64(s));
             o.shape_ns_set = true;
         }
+        else if (k == "design_n") {
+            o.design_ns.clear();
+            for (auto &s : split(v)) o.design_ns.push_back(parse_u64(s));
+        }
+        else if (k == "design_bpk") {
+            o.design_bpks.clear();
+            for (auto &s : split(v)) o.design_bpks.push_back((unsigned)parse_u64(s));
+        }
+        else if (k == "design_fpr_keys") o.design_fpr_keys = parse_u64(v);
         else if (k == "loadavg_interval") o.loadavg_interval = parse_double(v);
         else if (k == "fpp") { o.fpps.clear(); for (auto &s : split(v)) o.fpps.push_back(parse_double(s)); }
         else if (k == "families") {
@@ -198,6 +219,11 @@ void parse_options(int *argc, char **argv) {
         if (n == 0) die("n must be > 0");
     for (uint64_t n : o.shape_ns)
         if (n == 0) die("shape n must be > 0");
+    for (uint64_t n : o.design_ns)
+        if (n == 0) die("design n must be > 0");
+    for (unsigned b : o.design_bpks)
+        if (b < 1 || b > 64) die("design bits/key %u not in 1..64", b);
+    if (o.design_fpr_keys < 1) die("--bf_design_fpr_keys must be > 0");
     if (!(o.loadavg_interval > 0)) die("--bf_loadavg_interval must be > 0 seconds");
     for (int t : o.threads)
         if (t < 1 || t > num_cores()) die("thread count %d not in 1..%d (one thread per core)", t, num_cores());
@@ -721,8 +747,8 @@ void for_each_series(Fn &&fn) {
             for (auto &k : o.kernels) fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf/" + k, k});
         } else if (fam == "sbbf-api") {
             for (auto &k : o.kernels) fn(SbbfAdapter{}, SbbfAdapter::Spec{k});
-        } else if (fam == "cuckoo-shapes") {
-            // Its own series (shapes.cc), at its own n.
+        } else if (fam == "cuckoo-shapes" || fam == "design") {
+            // Their own series (shapes.cc, design.cc), at their own n.
         } else if (fam == "sbbf-generic") {
             fn(FilterAdapter{}, FilterAdapter::Spec{BF_FAMILY_SBBF, "sbbf-generic/auto", ""});
         } else if (fam == "scalable") {
@@ -881,6 +907,9 @@ int main(int argc, char **argv) {
         benchmark::AddCustomContext("bf_queries_per_pass", std::to_string(o.queries));
         benchmark::AddCustomContext("bf_min_time_s", fmt_num(o.min_time));
         benchmark::AddCustomContext("bf_shape_n", join(o.shape_ns));
+        benchmark::AddCustomContext("bf_design_n", join(o.design_ns));
+        benchmark::AddCustomContext("bf_design_bpk", join(o.design_bpks));
+        benchmark::AddCustomContext("bf_design_fpr_negative_keys", std::to_string(o.design_fpr_keys));
         benchmark::AddCustomContext("bf_loadavg_before", load_before);
         benchmark::AddCustomContext("bf_loadavg_interval_s", fmt_num(o.loadavg_interval));
         benchmark::AddCustomContext("bf_key_scheme",
@@ -906,6 +935,7 @@ int main(int argc, char **argv) {
     if (o.scaling) min_fpp = std::min(min_fpp, 0.01);
     max_bytes = std::max<uint64_t>(max_bytes, (uint64_t)((double)max_n * 4 * 1.45 * std::log2(1 / min_fpp) / 8));
     max_bytes = std::max<uint64_t>(max_bytes, cuckoo_shapes_max_bytes());
+    max_bytes = std::max<uint64_t>(max_bytes, design_max_bytes());
     std::vector<uint64_t> sizes;
     for (uint64_t s = 16u << 10; s < max_bytes * 4; s *= 4) sizes.push_back(s);
     for (uint64_t s : o.kernel_sizes) sizes.push_back(s);
@@ -944,6 +974,9 @@ int main(int argc, char **argv) {
 
     // 3b. The cuckoo filter's shapes, each against an SBBF of its size.
     count += register_cuckoo_shapes();
+
+    // 3c. The blocked design space (Lang et al.'s series).
+    count += register_design();
 
     // 4. Threads: lookups on a shared filter, concurrent inserts.
     if (o.scaling)

@@ -58,7 +58,7 @@ BF_API const char *bf_sbbf_kernel(const bf_sbbf *f);
  * caches, the batch calls (bf_sbbf_{insert,contains}_hashes, the typed and
  * byte-string batches, and bf_filter's for an SBBF) radix-partition the
  * batch by filter region and probe one cache-sized slice of the filter at
- * a time. Bits and answers are exactly those of the plain path, answers in
+ * a time (every blocked shape too: bf_blocked_set_partitioning). Bits and answers are exactly those of the plain path, answers in
  * the caller's order. BF_PARTITION_AUTO (every filter's start): partition
  * counts and inserts when the filter and the batch are large enough to
  * gain (lookups writing out[] only when forced), unless the
@@ -646,9 +646,9 @@ BF_API int bf_sbbf_save_parquet_file(const bf_sbbf *f, const char *path);
  * SBBF's bits. A shape that breaks a rule is refused with BF_ESHAPE.
  *
  * Thread safety, views and the byte-string seed are as the SBBF's: contains
- * calls may run concurrently; inserts, merge, clear and set_seed need
- * exclusive access; a blocked filter from a bf_filter view is read-only
- * (every mutating call: BF_EREADONLY).
+ * calls may run concurrently; inserts, merge, clear, set_seed and
+ * set_partitioning need exclusive access; a blocked filter from a
+ * bf_filter view is read-only (every mutating call: BF_EREADONLY).
  */
 typedef struct bf_blocked bf_blocked;
 typedef struct bf_blocked_shape {
@@ -699,6 +699,13 @@ BF_API bool bf_blocked_is_readonly(const bf_blocked *f);
 /** Keyed mode: only on an empty filter (BF_EINVAL otherwise). */
 BF_API int bf_blocked_set_seed(bf_blocked *f, uint64_t seed);
 BF_API uint64_t bf_blocked_seed(const bf_blocked *f);
+/** Partitioned batches for every shape, as the SBBF's (its modes, its
+ *  automatic rule, BLOCKFILTER_PARTITION; see bf_sbbf_set_partitioning):
+ *  the hash, typed and byte-string batches, and bf_filter's. BF_EINVAL for
+ *  a NULL filter or another mode. */
+BF_API int bf_blocked_set_partitioning(bf_blocked *f, int mode);
+/** f's partitioning mode (BF_PARTITION_AUTO unless set). */
+BF_API int bf_blocked_partitioning(const bf_blocked *f);
 /** dst |= src: same shape, size and seed (BF_EMISMATCH), dst writable. */
 BF_API int bf_blocked_merge(bf_blocked *dst, const bf_blocked *src);
 BF_API int bf_blocked_clear(bf_blocked *f);
@@ -761,9 +768,9 @@ BF_API int bf_machine_name(char *buf, size_t cap);
 BF_API int bf_cost_table_new(bf_cost_table **out);
 /** Measures every candidate's batch lookups at a few filter sizes (from
  *  L1-sized to past the last-level cache) within max_seconds (0.5 .. 600)
- *  of wall time; a size class the time cannot finish is left out whole.
- *  BF_EINVAL, BF_ENOMEM, or BF_ETOOBIG if not even the smallest size fits
- *  the time. */
+ *  of wall time; a size class the time cannot finish is left out whole,
+ *  except the smallest, which is always measured (on a slow build or a
+ *  crowded machine it may overrun the time). BF_EINVAL or BF_ENOMEM. */
 BF_API int bf_calibrate(bf_cost_table **out, double max_seconds);
 /** Adds (or replaces) the lookup time of a candidate at a filter size:
  *  name as bf_candidate_name gives it (names of other builds are kept and

@@ -7,13 +7,16 @@
 #   scripts/bench.sh --full          n = 1e4..1e8, fpp 10%..0.01%, 1 GiB kernel filters
 #   scripts/bench.sh --quick         tiny matrix, for tests (well under 30 s once built)
 # Options:
-#   --families LIST   sbbf,bloom,counting,cuckoo,scalable,cuckoo-shapes,sbbf-api,sbbf-generic,
+#   --families LIST   sbbf,bloom,counting,cuckoo,scalable,cuckoo-shapes,design,sbbf-api,sbbf-generic,
 #                     and the key paths sbbf-header,sbbf-typed,sbbf-binary (comma-separated)
 #   --kernels LIST    SBBF kernels (default: every kernel this CPU supports)
 #   --threads LIST    thread counts of the scaling runs (default 1..cores)
 #   --n LIST          keys per filter (e.g. 1e4,1e6)   --fpp LIST  (e.g. 0.01,0.001)
 #   --shape-n LIST    n of the cuckoo-shapes series (default: --n if given, else 1e6;
 #                     --full: 1e6,1e8)
+#   --design-n LIST   n of the design-space series (default 1e6; --full: 1e5,1e6,1e7,1e8)
+#   --design-bpk LIST its bits/key (default 8,10,12,16)
+#   --design-fpr-keys N  its absent keys for the measured FPR (default 1e6; --full: 1e7)
 #   --hash MODE       excluded | included | both (default both; included at fpp 1% only)
 #   --1gib            add the 1 GiB filter to the kernel benchmark
 #   --repetitions N   repeat every benchmark N times; JSON keeps each run, plots use medians
@@ -44,6 +47,9 @@ while [ $# -gt 0 ]; do
     --threads) extra+=("--bf_threads=$2"); shift ;;
     --n) extra+=("--bf_n=$2"); shift ;;
     --shape-n) extra+=("--bf_shape_n=$2"); shift ;;
+    --design-n) extra+=("--bf_design_n=$2"); shift ;;
+    --design-bpk) extra+=("--bf_design_bpk=$2"); shift ;;
+    --design-fpr-keys) extra+=("--bf_design_fpr_keys=$2"); shift ;;
     --fpp) extra+=("--bf_fpp=$2"); shift ;;
     --hash) extra+=("--bf_hash=$2"); shift ;;
     --1gib) extra+=("--bf_1gib") ;;
@@ -52,7 +58,7 @@ while [ $# -gt 0 ]; do
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

@@ -15,7 +15,11 @@ bits/key with each family's model curve; 3 Pareto front (bits/key,
 ns/lookup) at fixed fpp; 4 throughput vs threads; 5 insert ns/op vs n;
 6 the SBBF kernels against the memory limit at fixed filter sizes;
 7 the cuckoo filter's shapes (b, f): FPR and lookup time against bits/key,
-each beside an SBBF of the same size.
+each beside an SBBF of the same size; the design-space series (blocked
+shapes x k x bits/key x n, with the cuckoo shapes as contenders): 8 FPR
+against bits/key for each layout, 9 the skyline (batch lookup ns against
+FPR for each n, with the Pareto front), 10 which shape wins over (n, T) at
+each memory budget, T the work a negative saves (cost = lookup + FPR x T).
 
 --paper refuses a primary run whose recorded load average exceeds
 MAX_PRIMARY_LOAD (see check_primary_load).
@@ -68,6 +72,11 @@ def load(path):
         elif parts[0] == "kernel":
             r["kind"] = "kernel"
             r["kernel"] = parts[1]
+            r["op"] = parts[2]
+        elif parts[0] == "design":
+            # design/<layout>-k<k>/<op>[/pos<P>]/n:<n>/bpk:<bits>
+            r["kind"] = "design"
+            r["shape"] = parts[1]
             r["op"] = parts[2]
         elif parts[0] == "cuckoo-shapes":
             # cuckoo-shapes/<b1-f8[-semi] | sbbf-b1-f8[-semi]>/<op>[/pos<P>]/n:<n>
@@ -543,6 +552,272 @@ def plot_shapes(ctx, rows, outdir):
     save(fig, outdir, "7-cuckoo-shapes")
 
 
+# 8-10. The design-space series (bench/design.cc) and the cuckoo shapes.
+DESIGN_LAYOUTS = ("sbbf", "reg32", "reg64", "blocked512", "sect256", "sect512", "csect512z2", "csect512z4")
+DESIGN_COLOR = {l: "C%d" % i for i, l in enumerate(DESIGN_LAYOUTS)}
+DESIGN_COLOR["cuckoo"] = "black"
+DESIGN_LABEL = {"sbbf": "SBBF (256, 8, 8)", "reg32": "register-blocked 32", "reg64": "register-blocked 64",
+                "blocked512": "blocked 512", "sect256": "sectorized 256 (S=4)", "sect512": "sectorized 512 (S=8)",
+                "csect512z2": "cache-sectorized 512, z=2", "csect512z4": "cache-sectorized 512, z=4",
+                "cuckoo": "cuckoo (b, f)"}
+DESIGN_T_MIN, DESIGN_T_MAX = 1.0, 1e5  # ns: the work a negative saves, 1 ns to 100 us
+
+
+def design_layout(shape):
+    """The layout of a design shape name (<layout>-k<k>)."""
+    return shape.rsplit("-k", 1)[0]
+
+
+def design_points(rows):
+    """Every design point, one dict per (shape, n, bits/key target): the
+    build row's counters with ns_build and ns_batch added."""
+    pts = {}
+    for r in rows:
+        if r["kind"] != "design":
+            continue
+        key = (r["shape"], int(r["n"]), int(r["bits_per_key_target"]))
+        p = pts.setdefault(key, dict(r))
+        p["ns_build" if r["op"] == "build" else "ns_batch"] = r["ns_per_op"]
+    out = []
+    for (sh, n, bpk), p in pts.items():
+        p.setdefault("ns_build", float("nan"))
+        p.setdefault("ns_batch", float("nan"))
+        p["layout"] = design_layout(sh)
+        p["bpk_target"] = bpk
+        out.append(p)
+    return out
+
+
+def design_ns(rows):
+    return sorted({int(r["n"]) for r in rows if r["kind"] == "design"})
+
+
+def design_bpks(rows):
+    return sorted({int(r["bits_per_key_target"]) for r in rows if r["kind"] == "design"})
+
+
+def cost_fpr(p):
+    """The FPR a cost uses: the measured one, or the model's where the
+    negatives showed no false positive."""
+    return p["fpr_measured"] if p["fpr_measured"] > 0 else p["fpr_model"]
+
+
+def design_contenders(rows, n, bpk):
+    """Who competes for a job of n keys in bpk bits per key: every design
+    shape built at that budget, and every cuckoo shape measured at n whose
+    table fits the budget. (name, layout, ns_batch, fpr) each."""
+    out = [(p["shape"], p["layout"], p["ns_batch"], cost_fpr(p)) for p in design_points(rows)
+           if int(p["n"]) == n and p["bpk_target"] == bpk and p["ns_batch"] == p["ns_batch"]]
+    if n in shape_ns(rows):
+        for sh in shape_names(rows):
+            c = shape_point(rows, sh, n)
+            if c and c["bits_per_key"] <= bpk + 1e-9 and c["ns_batch"] == c["ns_batch"]:
+                out.append(("cuckoo-" + sh, "cuckoo", c["ns_batch"], cost_fpr(c)))
+    return out
+
+
+def design_winner(contenders, t_ns):
+    """The contender of least expected cost lookup + FPR x T, or None."""
+    return min(contenders, key=lambda c: c[2] + c[3] * t_ns) if contenders else None
+
+
+def design_t_grid(count=61):
+    lo, hi = math.log10(DESIGN_T_MIN), math.log10(DESIGN_T_MAX)
+    return [10 ** (lo + (hi - lo) * i / (count - 1)) for i in range(count)]
+
+
+def pareto_front(pts):
+    """(fpr, ns) pairs not beaten on both by another: sorted by FPR."""
+    front, best = [], float("inf")
+    for f, ns in sorted(pts):
+        if ns < best:
+            front.append((f, ns))
+            best = ns
+    return front
+
+
+# The FPR rule of the series: measured within 5 % of the exact model for
+# every shape, over at least 10^7 absent keys. It is applied where sampling
+# alone cannot break it: 5 % of the expected false positives is at least 4
+# standard deviations (p x negatives >= 6400). Points with fewer negatives
+# or false positives are held to the sampling band (6 sigma) plus 10 % of
+# the model, as the cuckoo shapes are.
+DESIGN_FPR_TOL = 0.05
+DESIGN_FPR_RULE_NEG = 10 ** 7
+DESIGN_FPR_RULE_MIN_FP = 6400
+
+
+def design_fpr_check(p):
+    """(rule, ok, relative error) of a design point: rule is "5%" where the
+    +-5 % rule applies, "band" elsewhere."""
+    neg, m, f = p["fpr_negatives"], p["fpr_model"], p["fpr_measured"]
+    rel = f / m - 1 if m > 0 else float("inf")
+    if neg >= DESIGN_FPR_RULE_NEG and m * neg >= DESIGN_FPR_RULE_MIN_FP:
+        return "5%", abs(rel) <= DESIGN_FPR_TOL, rel
+    return "band", abs(f - m) <= 6 * (m * (1 - m) / neg) ** 0.5 + 0.1 * m, rel
+
+
+def draw_design_fpr(axes, rows, size=14):
+    """One panel per layout: measured FPR (markers, one per k, n by marker)
+    and the exact model (dashes) against bits/key; a last panel for the
+    cuckoo shapes (measured and model)."""
+    pts = design_points(rows)
+    ns = design_ns(rows)
+    markers = dict(zip(ns, "osD^v"))
+    for ax, lay in zip(axes, DESIGN_LAYOUTS + ("cuckoo",)):
+        ax.set_title(DESIGN_LABEL[lay], fontsize=8)
+        if lay == "cuckoo":
+            for n in shape_ns(rows):
+                for sh in shape_names(rows):
+                    c = shape_point(rows, sh, n)
+                    if not c:
+                        continue
+                    if c["fpr_measured"] > 0:
+                        ax.scatter([c["bits_per_key"]], [c["fpr_measured"]], marker=markers.get(n, "o"),
+                                   color=SHAPE_F_COLOR.get(int(c["fp_bits"]), "C7"), s=size)
+                    ax.scatter([c["bits_per_key"]], [c["fpr_model"]], marker="_", color="gray", s=size)
+        else:
+            ks = sorted({int(p["k"]) for p in pts if p["layout"] == lay})
+            for i, k in enumerate(ks):
+                col = "C%d" % i
+                for n in ns:
+                    sel = sorted((p for p in pts if p["layout"] == lay and int(p["k"]) == k and int(p["n"]) == n),
+                                 key=lambda p: p["bits_per_key"])
+                    if not sel:
+                        continue
+                    meas = [(p["bits_per_key"], p["fpr_measured"]) for p in sel if p["fpr_measured"] > 0]
+                    ax.scatter([m[0] for m in meas], [m[1] for m in meas], marker=markers.get(n, "o"),
+                               color=col, s=size, label="k = %d" % k if n == ns[0] else None)
+                    ax.plot([p["bits_per_key"] for p in sel], [p["fpr_model"] for p in sel], "--", color=col,
+                            alpha=0.5, linewidth=0.8)
+            if ks:
+                ax.legend(fontsize=6, loc="lower left")
+        ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+
+
+def plot_design_fpr(ctx, rows, outdir):
+    if not design_ns(rows):
+        return
+    fig, axes = plt.subplots(3, 3, figsize=(13, 11), sharex=True, sharey=True)
+    draw_design_fpr([a for row in axes for a in row], rows)
+    for a in axes[-1]:
+        a.set_xlabel("bits per key")
+    for row in axes:
+        row[0].set_ylabel("false-positive rate")
+    neg = [r.get("fpr_negatives") for r in rows if r["kind"] == "design"]
+    fig.suptitle("Design space: FPR measured (markers; n = %s by marker: %s) on %s absent keys, and the exact "
+                 "model (dashes) — %s" % (", ".join("%g" % n for n in design_ns(rows)),
+                                         "/".join("osD^v"[:len(design_ns(rows))]),
+                                         "%g" % max(neg) if neg else "?", machine_name(ctx)), fontsize=10)
+    fig.tight_layout()
+    save(fig, outdir, "8-design-fpr")
+
+
+def draw_skyline(ax, rows, n, size=14, annotate=True):
+    """Batch lookup ns against FPR at n: every design point (colour:
+    layout) and cuckoo shape (black x), and the Pareto front of them all."""
+    allp = []
+    for p in design_points(rows):
+        if int(p["n"]) != n or p["ns_batch"] != p["ns_batch"]:
+            continue
+        f = cost_fpr(p)
+        ax.scatter([f], [p["ns_batch"]], color=DESIGN_COLOR.get(p["layout"], "C7"), s=size, zorder=3)
+        allp.append((f, p["ns_batch"], p["shape"] + "/%d" % p["bpk_target"]))
+    if n in shape_ns(rows):
+        for sh in shape_names(rows):
+            c = shape_point(rows, sh, n)
+            if c:
+                f = cost_fpr(c)
+                ax.scatter([f], [c["ns_batch"]], marker="x", color="black", s=size, zorder=3)
+                allp.append((f, c["ns_batch"], sh))
+    front = pareto_front([(f, ns) for f, ns, _ in allp])
+    if front:
+        ax.step([f for f, _ in front], [ns for _, ns in front], where="post", color="gray", alpha=0.6,
+                linewidth=1, zorder=2)
+        if annotate:
+            names = {(f, ns): name for f, ns, name in allp}
+            for f, ns in front:
+                ax.annotate(names[(f, ns)], (f, ns), fontsize=5, alpha=0.8, xytext=(2, 2),
+                            textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_title("$n = 10^{%d}$" % round(math.log10(n)))
+    ax.set_xlabel("false-positive rate (measured; the model's where none was seen)")
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def design_legend(fig, fontsize, with_front=True):
+    from matplotlib.lines import Line2D
+    h = [Line2D([], [], linestyle="", marker="o", color=DESIGN_COLOR[l], label=DESIGN_LABEL[l])
+         for l in DESIGN_LAYOUTS]
+    h.append(Line2D([], [], linestyle="", marker="x", color="black", label=DESIGN_LABEL["cuckoo"]))
+    if with_front:
+        h.append(Line2D([], [], linestyle="-", color="gray", label="Pareto front"))
+    fig.legend(handles=h, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, fontsize=fontsize, frameon=False)
+
+
+def plot_design_skyline(ctx, rows, outdir):
+    ns = design_ns(rows)
+    if not ns:
+        return
+    fig, axes = plt.subplots(1, len(ns), figsize=(6 * len(ns), 5), squeeze=False)
+    for ax, n in zip(axes[0], ns):
+        draw_skyline(ax, rows, n)
+    axes[0][0].set_ylabel("ns per batch lookup, 50% positives")
+    fig.suptitle("The skyline: lookup time against FPR, every shape x k x bits/key — %s; %s" %
+                 (machine_name(ctx), kernel_note(ctx)), fontsize=10)
+    fig.tight_layout()
+    design_legend(fig, 8)
+    save(fig, outdir, "9-design-skyline")
+
+
+def draw_winner(ax, rows, bpk, fontsize=6):
+    """Which contender has the least lookup + FPR x T, for every n of the
+    series (rows) and T from 1 ns to 100 us (columns), at bpk bits per key."""
+    from matplotlib.patches import Rectangle
+    ns = design_ns(rows)
+    ts = design_t_grid()
+    edges = [math.sqrt(a * b) for a, b in zip(ts, ts[1:])]
+    edges = [DESIGN_T_MIN] + edges + [DESIGN_T_MAX]
+    for j, n in enumerate(ns):
+        cont = design_contenders(rows, n, bpk)
+        prev = None
+        for i, t in enumerate(ts):
+            w = design_winner(cont, t)
+            if not w:
+                continue
+            ax.add_patch(Rectangle((edges[i], j - 0.45), edges[i + 1] - edges[i], 0.9,
+                                   color=DESIGN_COLOR.get(w[1], "C7"), alpha=0.75, linewidth=0))
+            if prev != w[0]:  # name each run of one winner where it starts
+                prev = w[0]
+                ax.text(edges[i] * 1.05, j, w[0].replace("cuckoo-", ""), fontsize=fontsize, va="center",
+                        rotation=90 if len(ts) > 20 else 0, clip_on=True)
+    ax.set_xscale("log")
+    ax.set_xlim(DESIGN_T_MIN, DESIGN_T_MAX)
+    ax.set_ylim(-0.5, len(ns) - 0.5)
+    ax.set_yticks(range(len(ns)))
+    ax.set_yticklabels(["$10^{%d}$" % round(math.log10(n)) for n in ns])
+    ax.set_title("%d bits per key" % bpk)
+    ax.set_xlabel("T: ns of work a negative saves")
+
+
+def plot_design_winner(ctx, rows, outdir):
+    bpks = design_bpks(rows)
+    if not bpks:
+        return
+    fig, axes = plt.subplots(len(bpks), 1, figsize=(12, 1.2 + 0.6 * len(design_ns(rows)) * len(bpks)),
+                             squeeze=False)
+    for ax, b in zip(axes[:, 0], bpks):
+        draw_winner(ax, rows, b)
+        ax.set_ylabel("n")
+    fig.suptitle("Which shape wins: least batch lookup ns + FPR x T at a fixed memory budget (cuckoo shapes "
+                 "whose table fits it compete) — %s" % machine_name(ctx), fontsize=10)
+    fig.tight_layout()
+    design_legend(fig, 8, with_front=False)
+    save(fig, outdir, "10-design-winner")
+
+
 def human_bytes(b):
     for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if b >= div and b % div == 0:
@@ -611,6 +886,24 @@ def summary(ctx, rows):
                           "%.2f" % c["ns_single"], "%.2f" % c["ns_batch"], "%.2f" % c["ns_insert"],
                           "%.3g%%" % (100 * t.get("fpr_measured", float("nan"))),
                           "%.2f" % t.get("ns_batch", float("nan")), "%.2f" % t.get("ns_insert", float("nan"))))
+    pts = design_points(rows)
+    for n in design_ns(rows):
+        sel = sorted((p for p in pts if int(p["n"]) == n), key=lambda p: (p["bpk_target"], p["shape"]))
+        print()
+        print("Design space at n = %.0e (blocked shapes, layout-k; FPR over %.3g absent keys, batch calls, 50%% "
+              "positives), and the shape of least lookup + FPR x T at each budget:" %
+              (n, sel[0]["fpr_negatives"] if sel else float("nan")))
+        fmt4 = "%-16s %4s %8s %10s %10s %7s %9s %9s"
+        print(fmt4 % ("shape", "bpk", "bits/key", "FPR meas.", "FPR model", "vs model", "ns build", "ns batch"))
+        for p in sel:
+            print(fmt4 % (p["shape"], p["bpk_target"], "%.2f" % p["bits_per_key"], "%.3g%%" % (100 * p["fpr_measured"]),
+                          "%.3g%%" % (100 * p["fpr_model"]), "%+.1f%%" % (100 * design_fpr_check(p)[2]),
+                          "%.2f" % p["ns_build"], "%.2f" % p["ns_batch"]))
+        for b in design_bpks(rows):
+            cont = design_contenders(rows, n, b)
+            if cont:
+                print("  %2d bits/key, winner at T = %s" % (b, ", ".join(
+                    "%g ns: %s" % (t, design_winner(cont, t)[0]) for t in (1, 100, 1e4, 1e5))))
 
 
 def compare(a, b, outdir):
@@ -952,6 +1245,32 @@ def paper_shapes(run, outdir):
     paper_save(fig, outdir, "fig-shapes")
 
 
+def paper_design(run, outdir):
+    """The design space (primary run), if it measured it: the skyline at
+    each n, and the winner map at each memory budget."""
+    rows = run["rows"]
+    ns, bpks = design_ns(rows), design_bpks(rows)
+    if not ns:
+        return
+    fig, axes = plt.subplots(1, len(ns), figsize=(6.4, 2.6), squeeze=False, sharey=True)
+    for j, n in enumerate(ns):
+        draw_skyline(axes[0][j], rows, n, size=6, annotate=False)
+    axes[0][0].set_ylabel("ns per batch lookup")
+    fig.tight_layout()
+    design_legend(fig, 5.5)
+    paper_save(fig, outdir, "fig-design-skyline")
+    fig, axes = plt.subplots(len(bpks), 1, figsize=(6.4, 0.5 + 0.35 * len(ns) * len(bpks)), squeeze=False,
+                             sharex=True)
+    for ax, b in zip(axes[:, 0], bpks):
+        draw_winner(ax, rows, b, fontsize=4)
+        ax.set_ylabel("n")
+        if ax is not axes[-1][0]:
+            ax.set_xlabel("")
+    fig.tight_layout()
+    design_legend(fig, 5.5, with_front=False)
+    paper_save(fig, outdir, "fig-design-winner")
+
+
 def paper(outdir, paths, numbers_path):
     paper_style()
     runs = load_runs(paths)
@@ -969,6 +1288,7 @@ def paper(outdir, paths, numbers_path):
     paper_threads(runs, outdir)
     paper_pareto(runs[0], outdir)
     paper_shapes(runs[0], outdir)
+    paper_design(runs[0], outdir)
 
 
 def main():
@@ -1006,6 +1326,9 @@ def main():
     plot_insert(ctx, rows, outdir)
     plot_kernels(ctx, rows, outdir)
     plot_shapes(ctx, rows, outdir)
+    plot_design_fpr(ctx, rows, outdir)
+    plot_design_skyline(ctx, rows, outdir)
+    plot_design_winner(ctx, rows, outdir)
     return 0
 
 

@@ -35,6 +35,7 @@ struct bf_blocked {
     bf_blocked_batch_fn simd_contains; /* batch lookups with SIMD, or NULL */
     const char *simd_kernel;           /* the name of that SIMD ("avx2"), or NULL */
     bf_region region;    /* owned memory; kind 0 for a view */
+    int partition_mode;  /* BF_PARTITION_* (blocked.c, "partitioned batches") */
 };
 
 /* The instance compiled for shape s if there is one and `specialised`,
@@ -53,6 +54,12 @@ BF_HIDDEN bf_blocked_batch_fn bf__blocked_avx2_contains_for(const bf_blocked_sha
 /* The same with AVX-512, eight keys per register (blocked_avx512.c). */
 BF_HIDDEN bf_blocked_batch_fn bf__blocked_avx512_contains_for(const bf_blocked_shape *s,
                                                               bool specialised);
+#endif
+
+#if defined(BF_HAVE_NEON)
+/* The same with NEON, two keys per register (blocked_neon.c). */
+BF_HIDDEN bf_blocked_batch_fn bf__blocked_neon_contains_for(const bf_blocked_shape *s,
+                                                            bool specialised);
 #endif
 
 /* What the statistics report: bits set, and from them the estimated keys

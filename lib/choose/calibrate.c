@@ -76,12 +76,15 @@ int bf_calibrate(bf_cost_table **out, double max_seconds) {
         for (size_t i = 0; i < (PASSES + 1) * CHUNK; i++) probes[i] = bf__splitmix64(&st);
     }
     for (size_t k = 0; rc == BF_OK && k < NCLASSES; k++) {
+        /* The smallest class is measured whole whatever the time (it is
+         * the quickest, and a table needs one); later classes only within
+         * the budget, each whole or not at all. */
         size_t i = 0;
-        for (; i < ncand && bf__now_seconds() < deadline; i++) {
+        for (; i < ncand && (k == 0 || bf__now_seconds() < deadline); i++) {
             rc = measure(bf__candidate_at(i), class_bytes[k], probes, scratch, ans, &rows_ns[i]);
             if (rc) break;
         }
-        if (rc || i < ncand || bf__now_seconds() > deadline) break; /* left out whole */
+        if (rc || i < ncand || (k > 0 && bf__now_seconds() > deadline)) break; /* left out whole */
         for (i = 0; rc == BF_OK && i < ncand; i++)
             rc = bf_cost_table_add(t, bf__candidate_at(i)->name, class_bytes[k], rows_ns[i]);
         classes_done++;

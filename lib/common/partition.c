@@ -1,6 +1,8 @@
 /* The partitioner's sizing, buckets and flushing (partition.h). */
 #include "common/partition.h"
 
+#include <stdlib.h>
+
 /* At most 2^12 regions: the bucket fill counters (16 KiB) stay in L1 and
  * the scatter's write streams in the TLB. */
 #define BF_PART_MAX_BITS 12
@@ -75,4 +77,100 @@ void bf__part_finish(bf_part *p) {
     bf__part_flush_all(p);
     bf__free(p->mem);
     memset(p, 0, sizeof *p);
+}
+
+/* Concurrent first calls read the same variable and store the same value. */
+static int env_mode(void) {
+    static int cached = -1;
+    int m = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (m >= 0) return m;
+    const char *v = getenv("BLOCKFILTER_PARTITION");
+    m = BF_PARTITION_AUTO;
+    if (v && !strcmp(v, "on")) m = BF_PARTITION_ON;
+    if (v && !strcmp(v, "off")) m = BF_PARTITION_OFF;
+    __atomic_store_n(&cached, m, __ATOMIC_RELAXED);
+    return m;
+}
+
+int bf__part_mode(int mode) { return mode == BF_PARTITION_AUTO ? env_mode() : mode; }
+
+bool bf__part_pays(int mode, uint64_t filter_bytes, size_t n, bool with_out,
+                   const bf_part_tuning *t) {
+    mode = bf__part_mode(mode);
+    if (mode == BF_PARTITION_ON) return n > 0;
+    if (mode == BF_PARTITION_OFF) return false;
+    /* A filter that fits the caches gains nothing; a batch with fewer keys
+     * than the filter has lines reuses none once partitioned; answers
+     * scattered back to out[] cost more than partitioning saves (measured:
+     * docs/kernels.md), so only counts and inserts partition by themselves. */
+    return !with_out && filter_bytes >= t->min_filter_bytes &&
+           (double)n >= t->min_keys_per_line * (double)(filter_bytes / 64);
+}
+
+/* The slice of the region the hashes of a flush belong to (their top bits
+ * are `hash`'s), fetched line by line in address order before the kernel
+ * probes it in random order: a sequential sweep streams from DRAM, where
+ * the probes' own misses would come one random line at a time. Only when
+ * the flush has enough keys to touch most of the slice's lines anyway
+ * (half of them). */
+static void preload(const bf_part_batch *s, uint64_t hash, size_t m, bool write) {
+    const unsigned shift = s->part.shift; /* < 64: at least two regions */
+    const uint64_t lo = hash >> shift << shift, hi = lo | (((uint64_t)1 << shift) - 1);
+    const bf_part_target *t = &s->t;
+    const uint64_t first = t->block_index(lo, t->num_blocks);
+    const uint64_t end = t->block_index(hi, t->num_blocks) + 1;
+    if (!s->preload || m < (end - first) * t->block_bytes / 64 / 2) return;
+    const uint8_t *p = t->data + first * t->block_bytes, *stop = t->data + end * t->block_bytes;
+    if (write)
+        for (; p < stop; p += 64) __builtin_prefetch(p, 1, 3);
+    else
+        for (; p < stop; p += 64) __builtin_prefetch(p, 0, 3);
+}
+
+static void flush_contains(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
+                           size_t base) {
+    bf_part_batch *s = ctx;
+    preload(s, hashes[0], m, false);
+    if (!pos) {
+        s->found += s->t.contains(s->t.f, hashes, m, NULL);
+        return;
+    }
+    s->found += s->t.contains(s->t.f, hashes, m, s->ans);
+    uint8_t *out = s->out + base;
+    for (size_t j = 0; j < m; j++) out[pos[j]] = s->ans[j];
+}
+
+static void flush_insert(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
+                         size_t base) {
+    (void)pos;
+    (void)base;
+    bf_part_batch *s = ctx;
+    preload(s, hashes[0], m, true);
+    /* The filter is the caller's writable one (bf__part_batch_begin). */
+    s->t.insert((void *)(uintptr_t)s->t.f, hashes, m);
+}
+
+int bf__part_batch_begin(bf_part_batch *s, const bf_part_target *t, const bf_part_tuning *tun,
+                         size_t n, uint8_t *out, bool write) {
+    memset(s, 0, sizeof *s);
+    s->t = *t;
+    s->out = out;
+    s->preload = tun->preload != 0;
+    /* Positions: 4 more bytes a hash. */
+    bf_part_plan plan = bf__part_plan(t->num_bytes, n, tun->region_bytes, tun->reuse,
+                                      out ? tun->budget / 3 * 2 : tun->budget);
+    if (out && !(s->ans = bf__malloc(plan.cap + 8))) return BF_ENOMEM; /* cap, rounded up to lines */
+    if (bf__part_init(&s->part, plan, out != NULL, write ? flush_insert : flush_contains, s)) {
+        bf__free(s->ans);
+        s->ans = NULL;
+        return BF_ENOMEM;
+    }
+    return BF_OK;
+}
+
+size_t bf__part_batch_end(bf_part_batch *s) {
+    bf__part_finish(&s->part);
+    bf__free(s->ans);
+    s->ans = NULL;
+    return s->found;
 }

@@ -61,6 +61,29 @@ typedef struct bf_part_plan {
 BF_HIDDEN bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_bytes,
                                      unsigned reuse, uint64_t budget);
 
+/* The partitioning parameters (docs/kernels.md gives the measurements
+ * behind the SBBF's defaults, which the blocked family shares). */
+typedef struct bf_part_tuning {
+    uint64_t region_bytes;      /* a region's slice of the filter */
+    unsigned reuse;             /* bucket hashes per line of a slice */
+    uint64_t budget;            /* bucket bytes at most */
+    int preload;                /* sweep a slice before its flush probes it */
+    uint64_t min_filter_bytes;  /* automatic rule: filters from this size */
+    double min_keys_per_line;   /* ... and batches from this many keys a line */
+} bf_part_tuning;
+
+/* The mode a filter's BF_PARTITION_* setting comes to: AUTO defers to
+ * BLOCKFILTER_PARTITION=on|off (read once per process). */
+BF_HIDDEN int bf__part_mode(int mode);
+/* The rule every filter's batches follow (docs/kernels.md): whether a batch
+ * of n keys on a filter of filter_bytes in `mode` (BF_PARTITION_*) goes
+ * partitioned. Forced on: any n > 0; forced off: never; automatic: counts
+ * and inserts (not lookups writing answers, with_out) on a filter of at
+ * least t->min_filter_bytes, with at least t->min_keys_per_line keys per
+ * 64-byte line of it. */
+BF_HIDDEN bool bf__part_pays(int mode, uint64_t filter_bytes, size_t n, bool with_out,
+                             const bf_part_tuning *t);
+
 /* Allocates the buckets (with positions if with_pos). BF_ENOMEM leaves p
  * empty and nothing allocated: callers then go the unpartitioned way. */
 BF_HIDDEN int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn flush,
@@ -139,6 +162,47 @@ static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, si
             if (BF_UNLIKELY(k == cap)) bf__part_flush_one(p, r);
         }
     }
+}
+
+/* A filter as a partitioned batch sees it: its bitset of num_blocks blocks
+ * of block_bytes, its block index (never decreasing as the hash grows),
+ * and its own batch lookup (answers to out, or only the count) and
+ * insert, which each flush calls. */
+typedef struct bf_part_target {
+    const void *f;
+    const uint8_t *data;
+    uint64_t num_blocks;
+    uint64_t block_bytes;
+    uint64_t num_bytes;
+    uint64_t (*block_index)(uint64_t hash, uint64_t num_blocks);
+    size_t (*contains)(const void *f, const uint64_t *h, size_t m, uint8_t *out);
+    void (*insert)(void *f, const uint64_t *h, size_t m);
+} bf_part_target;
+
+/* One partitioned batch over one filter. */
+typedef struct bf_part_batch {
+    bf_part part;
+    bf_part_target t;
+    bool preload;
+    uint8_t *out; /* the caller's answers, or NULL (count only, inserts) */
+    uint8_t *ans; /* one bucket's answers in bucket order, when out is set */
+    size_t found;
+} bf_part_batch;
+
+/* Starts a partitioned batch of n keys on t: contains (write false; out
+ * may be NULL) or insert (write true, t->f writable). BF_ENOMEM when the
+ * scratch memory cannot be had: nothing started, take the plain path. */
+BF_HIDDEN int bf__part_batch_begin(bf_part_batch *s, const bf_part_target *t,
+                                   const bf_part_tuning *tun, size_t n, uint8_t *out,
+                                   bool write);
+/* Probes or sets everything still buffered, frees the scratch memory and
+ * returns the number of keys found (contains). */
+BF_HIDDEN size_t bf__part_batch_end(bf_part_batch *s);
+
+/* A caller's hash array, appended in slices of 2^16 (positions from 0). */
+static inline void bf__part_add_array(bf_part *p, const uint64_t *hashes, size_t n) {
+    const size_t slice = (size_t)1 << 16;
+    for (size_t i = 0; i < n; i += slice) bf__part_add(p, hashes + i, n - i < slice ? n - i : slice, i);
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include "families/family.h"
 #include "blocked/blocked.h"
 #include "hash/key_batch.h"
+#include "sbbf/sbbf_partition.h"
 
 /* ---- shapes --------------------------------------------------------------- */
 
@@ -197,6 +198,10 @@ static int make(bf_blocked **out, const bf_blocked_shape *s, const void *bitset,
     else if (k == &bf__sbbf_kernel_avx2 && f->num_blocks < ((uint64_t)1 << 32))
         f->simd_contains = bf__blocked_avx2_contains_for(s, true), f->simd_kernel = k->name;
 #endif
+#if defined(BF_HAVE_NEON)
+    else if (k == &bf__sbbf_kernel_neon && f->num_blocks < ((uint64_t)1 << 32))
+        f->simd_contains = bf__blocked_neon_contains_for(s, true), f->simd_kernel = k->name;
+#endif
     *out = f;
     return BF_OK;
 }
@@ -230,21 +235,74 @@ bool bf_blocked_contains_hash(const bf_blocked *f, uint64_t hash) {
     return f->impl->contains(f, hash);
 }
 
-int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n) {
-    if (!f || (!h && n)) return BF_EINVAL;
-    if (!f->bits) return BF_EREADONLY;
-    if (n) f->impl->insert_batch(f, h, n);
-    return BF_OK;
-}
-
 /* The batch lookup of f: SIMD if it has one. */
 static size_t contains_batch_of(const bf_blocked *f, const uint64_t *h, size_t n, uint8_t *out) {
     return f->simd_contains ? f->simd_contains(f, h, n, out) : f->impl->contains_batch(f, h, n, out);
 }
 
+/* ---- partitioned batches (common/partition.h, docs/kernels.md) -------------------- */
+
+/* The block index, bf__blocked_block_index, never decreases as the hash
+ * grows (the top half times the block count up to 2^32 blocks, the high
+ * half of the full product beyond), so region r, the hashes whose top
+ * bits are r, is one contiguous run of blocks for every shape: the bits
+ * are those of the plain path; only the order of the probes changes. The
+ * SBBF's tuning and automatic rule apply (sbbf_partition.h), and the
+ * batch itself is common/partition.c's. */
+
+int bf_blocked_set_partitioning(bf_blocked *f, int mode) {
+    if (!f || mode < BF_PARTITION_AUTO || mode > BF_PARTITION_OFF) return BF_EINVAL;
+    f->partition_mode = mode;
+    return BF_OK;
+}
+
+int bf_blocked_partitioning(const bf_blocked *f) {
+    return f ? f->partition_mode : BF_PARTITION_AUTO;
+}
+
+/* The blocked filter as the partitioned batch sees it. */
+static size_t part_contains(const void *f, const uint64_t *h, size_t m, uint8_t *out) {
+    return contains_batch_of(f, h, m, out);
+}
+static void part_insert(void *vf, const uint64_t *h, size_t m) {
+    bf_blocked *f = vf;
+    f->impl->insert_batch(f, h, m);
+}
+
+/* Starts a partitioned batch of n keys if that pays and the scratch memory
+ * can be had: contains (write false; out may be NULL) or insert (write
+ * true, f writable). False: nothing started, take the plain path. */
+static bool part_begin(bf_part_batch *s, const bf_blocked *f, size_t n, uint8_t *out,
+                       bool write) {
+    const bf_part_tuning *tun = &bf__sbbf_part_tuning;
+    if (!n || !bf__part_pays(f->partition_mode, f->num_bytes, n, out != NULL, tun)) return false;
+    bf_part_target t = {.f = f, .data = f->data, .num_blocks = f->num_blocks,
+                        .block_bytes = f->shape.block_bits / 8, .num_bytes = f->num_bytes,
+                        .block_index = bf__blocked_block_index, .contains = part_contains,
+                        .insert = part_insert};
+    return bf__part_batch_begin(s, &t, tun, n, out, write) == BF_OK;
+}
+
+int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n) {
+    if (!f || (!h && n)) return BF_EINVAL;
+    if (!f->bits) return BF_EREADONLY;
+    bf_part_batch s;
+    if (part_begin(&s, f, n, NULL, true)) {
+        bf__part_add_array(&s.part, h, n);
+        bf__part_batch_end(&s);
+    } else if (n) {
+        f->impl->insert_batch(f, h, n);
+    }
+    return BF_OK;
+}
+
 size_t bf_blocked_contains_hashes(const bf_blocked *f, const uint64_t *h, size_t n,
                                   uint8_t *out) {
-    return f && h && n ? contains_batch_of(f, h, n, out) : 0;
+    if (!f || !h || !n) return 0;
+    bf_part_batch s;
+    if (!part_begin(&s, f, n, out, false)) return contains_batch_of(f, h, n, out);
+    bf__part_add_array(&s.part, h, n);
+    return bf__part_batch_end(&s);
 }
 
 int bf_blocked_insert(bf_blocked *f, const void *data, size_t len) {
@@ -277,14 +335,33 @@ static int insert_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
     return BF_OK;
 }
 
+/* Partitioned: each hashed chunk goes to the buckets. */
+static int part_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
+    bf__part_add(&((bf_part_batch *)vctx)->part, h, m, off);
+    return BF_OK;
+}
+
 /* Unchecked: the family's key operations and the public calls below. */
 static size_t keys_contains(const bf_blocked *f, const bf_keys *keys, size_t n, uint8_t *out) {
+    bf_part_batch s;
+    if (part_begin(&s, f, n, out, false)) {
+        bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, false, part_chunk,
+                          &s);
+        return bf__part_batch_end(&s);
+    }
     contains_ctx c = {.f = f, .out = out};
     bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, false, contains_chunk,
                       &c);
     return c.found;
 }
 static int keys_insert(bf_blocked *f, const bf_keys *keys, size_t n) {
+    bf_part_batch s;
+    if (part_begin(&s, f, n, NULL, true)) {
+        int rc = bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, true,
+                                   part_chunk, &s);
+        bf__part_batch_end(&s);
+        return rc;
+    }
     return bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, true,
                              insert_chunk, f);
 }

@@ -6,8 +6,6 @@
  * the plain path; only the order of the probes changes. */
 #include "sbbf/sbbf_partition.h"
 
-#include <stdlib.h>
-
 bf_sbbf_part_tuning bf__sbbf_part_tuning = {
     .region_bytes = BF_SBBF_PART_REGION_BYTES,
     .reuse = BF_SBBF_PART_REUSE,
@@ -25,106 +23,24 @@ int bf_sbbf_set_partitioning(bf_sbbf *f, int mode) {
 
 int bf_sbbf_partitioning(const bf_sbbf *f) { return f ? f->partition_mode : BF_PARTITION_AUTO; }
 
-/* BLOCKFILTER_PARTITION, read once: BF_PARTITION_ON/OFF, or AUTO for
- * anything else (unset included). Concurrent first calls read the same
- * variable and store the same value. */
-static int env_mode(void) {
-    static int cached = -1;
-    int m = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (m >= 0) return m;
-    const char *v = getenv("BLOCKFILTER_PARTITION");
-    m = BF_PARTITION_AUTO;
-    if (v && !strcmp(v, "on")) m = BF_PARTITION_ON;
-    if (v && !strcmp(v, "off")) m = BF_PARTITION_OFF;
-    __atomic_store_n(&cached, m, __ATOMIC_RELAXED);
-    return m;
-}
-
 bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n, bool with_out) {
-    int mode = f->partition_mode;
-    if (mode == BF_PARTITION_AUTO) mode = env_mode();
-    if (mode == BF_PARTITION_ON) return n > 0;
-    if (mode == BF_PARTITION_OFF) return false;
-    const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
-    /* A filter that fits the caches gains nothing; a batch with fewer keys
-     * than the filter has lines reuses none once partitioned; answers
-     * scattered back to out[] cost more than partitioning saves (measured:
-     * docs/kernels.md), so only counts and inserts partition by themselves. */
-    return !with_out && f->num_bytes >= t->min_filter_bytes &&
-           (double)n >= t->min_keys_per_line * (double)(f->num_bytes / 64);
+    return bf__part_pays(f->partition_mode, f->num_bytes, n, with_out, &bf__sbbf_part_tuning);
 }
 
-/* The slice of the region the hashes of a flush belong to, fetched line by
- * line in address order before the kernel probes it in random order: a
- * sequential sweep streams from DRAM, where the probes' own misses would
- * come one random line at a time. Only when the flush has enough keys to
- * touch most of the slice anyway. */
-static void preload(const bf_sbbf_part *s, uint64_t hash, size_t m, bool write) {
-    const unsigned below = s->part.shift - 32; /* region bits end here in the top half */
-    const uint64_t r = hash >> s->part.shift;
-    const uint64_t nb = s->f->num_blocks;
-    uint64_t first = ((r << below) * nb) >> 32;
-    uint64_t end = r + 1 == s->part.parts ? nb : ((((r + 1) << below) * nb) >> 32) + 1;
-    if (end > nb) end = nb;
-    if (!bf__sbbf_part_tuning.preload || m < (end - first) / 4) return;
-    const uint8_t *p = s->f->data + first * BF_SBBF_BLOCK_BYTES;
-    const uint8_t *stop = s->f->data + end * BF_SBBF_BLOCK_BYTES;
-    if (write)
-        for (; p < stop; p += 64) __builtin_prefetch(p, 1, 3);
-    else
-        for (; p < stop; p += 64) __builtin_prefetch(p, 0, 3);
+/* The SBBF as the partitioned batch sees it. */
+static uint64_t block_index(uint64_t hash, uint64_t num_blocks) {
+    return bf_sbbf_block_index(hash, num_blocks);
 }
-
-static void flush_contains(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
-                           size_t base) {
-    bf_sbbf_part *s = ctx;
-    preload(s, hashes[0], m, false);
-    if (!pos) {
-        s->found += bf__sbbf_contains_hashes(s->f, hashes, m, NULL);
-        return;
-    }
-    s->found += bf__sbbf_contains_hashes(s->f, hashes, m, s->ans);
-    uint8_t *out = s->out + base;
-    for (size_t j = 0; j < m; j++) out[pos[j]] = s->ans[j];
+static size_t contains(const void *f, const uint64_t *h, size_t m, uint8_t *out) {
+    return bf__sbbf_contains_hashes(f, h, m, out);
 }
-
-static void flush_insert(void *ctx, const uint64_t *hashes, const uint32_t *pos, size_t m,
-                         size_t base) {
-    (void)pos;
-    (void)base;
-    bf_sbbf_part *s = ctx;
-    preload(s, hashes[0], m, true);
-    /* The filter is the caller's writable one (bf__sbbf_part_begin). */
-    bf__sbbf_insert_hashes((bf_sbbf *)(uintptr_t)s->f, hashes, m);
-}
+static void insert(void *f, const uint64_t *h, size_t m) { bf__sbbf_insert_hashes(f, h, m); }
 
 int bf__sbbf_part_begin(bf_sbbf_part *s, const bf_sbbf *f, size_t n, uint8_t *out, bool write) {
-    memset(s, 0, sizeof *s);
-    s->f = f;
-    s->out = out;
-    const bf_sbbf_part_tuning *t = &bf__sbbf_part_tuning;
-    bf_part_plan plan = bf__part_plan(f->num_bytes, n, t->region_bytes, t->reuse,
-                                      out ? t->budget / 3 * 2 : t->budget); /* positions: 4 more bytes a hash */
-    if (out && !(s->ans = bf__malloc(plan.cap + 8))) return BF_ENOMEM; /* cap, rounded up to lines */
-    if (bf__part_init(&s->part, plan, out != NULL, write ? flush_insert : flush_contains, s)) {
-        bf__free(s->ans);
-        s->ans = NULL;
-        return BF_ENOMEM;
-    }
-    return BF_OK;
-}
-
-size_t bf__sbbf_part_end(bf_sbbf_part *s) {
-    bf__part_finish(&s->part);
-    bf__free(s->ans);
-    s->ans = NULL;
-    return s->found;
-}
-
-/* A caller's hash array, fed in slices (positions stay 32-bit). */
-static void add_hashes(bf_sbbf_part *s, const uint64_t *hashes, size_t n) {
-    const size_t slice = (size_t)1 << 16;
-    for (size_t i = 0; i < n; i += slice) bf__sbbf_part_add(s, hashes + i, n - i < slice ? n - i : slice, i);
+    bf_part_target t = {.f = f, .data = f->data, .num_blocks = f->num_blocks,
+                        .block_bytes = BF_SBBF_BLOCK_BYTES, .num_bytes = f->num_bytes,
+                        .block_index = block_index, .contains = contains, .insert = insert};
+    return bf__part_batch_begin(s, &t, &bf__sbbf_part_tuning, n, out, write);
 }
 
 bool bf__sbbf_contains_hashes_part(const bf_sbbf *f, const uint64_t *hashes, size_t n,
@@ -132,7 +48,7 @@ bool bf__sbbf_contains_hashes_part(const bf_sbbf *f, const uint64_t *hashes, siz
     bf_sbbf_part s;
     if (!bf__sbbf_partition_pays(f, n, out != NULL) || bf__sbbf_part_begin(&s, f, n, out, false))
         return false;
-    add_hashes(&s, hashes, n);
+    bf__part_add_array(&s.part, hashes, n);
     *found = bf__sbbf_part_end(&s);
     return true;
 }
@@ -141,7 +57,7 @@ bool bf__sbbf_insert_hashes_part(bf_sbbf *f, const uint64_t *hashes, size_t n) {
     bf_sbbf_part s;
     if (!bf__sbbf_partition_pays(f, n, false) || bf__sbbf_part_begin(&s, f, n, NULL, true))
         return false;
-    add_hashes(&s, hashes, n);
+    bf__part_add_array(&s.part, hashes, n);
     bf__sbbf_part_end(&s);
     return true;
 }

@@ -14,24 +14,11 @@
 #define BF_SBBF_PART_BUDGET ((uint64_t)1 << 40)          /* bucket bytes at most */
 #define BF_SBBF_PART_MIN_FILTER_BYTES ((uint64_t)16 << 20)
 #define BF_SBBF_PART_MIN_KEYS_PER_LINE 1.0
-typedef struct bf_sbbf_part_tuning {
-    uint64_t region_bytes;
-    unsigned reuse;
-    uint64_t budget;
-    int preload;
-    uint64_t min_filter_bytes;
-    double min_keys_per_line;
-} bf_sbbf_part_tuning;
+typedef bf_part_tuning bf_sbbf_part_tuning;
 BF_HIDDEN extern bf_sbbf_part_tuning bf__sbbf_part_tuning;
 
-/* One partitioned batch over one filter. */
-typedef struct bf_sbbf_part {
-    bf_part part;
-    const bf_sbbf *f;
-    uint8_t *out;  /* the caller's answers, or NULL (count only, inserts) */
-    uint8_t *ans;  /* one bucket's answers in bucket order, when out is set */
-    size_t found;
-} bf_sbbf_part;
+/* One partitioned batch over one SBBF. */
+typedef bf_part_batch bf_sbbf_part;
 
 /* Whether a batch of n keys on f goes partitioned: f's mode, else
  * BLOCKFILTER_PARTITION, else the size rule (never for lookups that write
@@ -50,7 +37,7 @@ static inline void bf__sbbf_part_add(bf_sbbf_part *s, const uint64_t *hashes, si
 }
 /* Probes or sets everything still buffered, frees the scratch memory and
  * returns the number of keys found (contains). */
-BF_HIDDEN size_t bf__sbbf_part_end(bf_sbbf_part *s);
+static inline size_t bf__sbbf_part_end(bf_sbbf_part *s) { return bf__part_batch_end(s); }
 
 /* The hash batches, partitioned when bf__sbbf_partition_pays and the
  * scratch memory can be had: false when nothing was done (then take the

@@ -135,7 +135,7 @@ static void one_shape(const bf_blocked_shape *s) {
         static uint64_t probe[NP];
         static uint8_t got[NP];
         for (size_t i = 0; i < NP; i++) probe[i] = i % 3 ? tu_next(&st) : keys[(i * 7) % NKEYS];
-        bf_blocked_batch_fn batches[5] = {NULL, NULL, NULL, NULL, NULL};
+        bf_blocked_batch_fn batches[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
         batches[0] = f->simd_contains ? f->simd_contains : f->impl->contains_batch;
 #if defined(BF_HAVE_AVX2)
         if (bf_sbbf_kernel_supported("avx2")) {
@@ -149,7 +149,13 @@ static void one_shape(const bf_blocked_shape *s) {
             batches[4] = bf__blocked_avx512_contains_for(s, true);
         }
 #endif
-        for (int b = 0; b < 5; b++) {
+#if defined(BF_HAVE_NEON)
+        if (bf_sbbf_kernel_supported("neon")) {
+            batches[5] = bf__blocked_neon_contains_for(s, false);
+            batches[6] = bf__blocked_neon_contains_for(s, true);
+        }
+#endif
+        for (int b = 0; b < 7; b++) {
             if (!batches[b]) continue;
             for (size_t len = 0; len <= NP; len += len < 9 ? 1 : 1021) {
                 size_t bdiff = 0, count = 0;

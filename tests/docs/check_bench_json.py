@@ -19,7 +19,17 @@ series) with a JSON file and a short sampling interval, then checks:
   and fill, and so has the SBBF of its size; bits/key, load and bytes agree
   with each other; the measured FPR agrees with the model where the
   negatives show enough false positives; plot.py's summary and figure 7 and
-  the paper's shapes tables are made from it.
+  the paper's shapes tables are made from it;
+- the design-space series (--bf_families design): every shape the context
+  lists has its build and batch lookups at every n and bits/key, with
+  bits/key, bytes and shape counters that agree; the measured FPR agrees
+  with the exact model (plot.design_fpr_check: within +-5 % where at least
+  10^7 absent keys and enough false positives were measured, within the
+  sampling band elsewhere), on this run and on every committed run under
+  results/ that has the series; the rule itself refuses a point 6 % off;
+  plot.py's summary has its table, and it draws figures 8-10 (FPR against
+  bits/key, the skyline, the winner map), and the paper's design section is written, and says so when the
+  primary run lacks the series.
 
 Exits 77 (skipped) where matplotlib or /proc/loadavg is missing, and under
 a forced kernel other than the CPU's best (--once-per-cpu).
@@ -63,8 +73,9 @@ def main():
         return ok
 
     run_json = os.path.join(work, "run.json")
-    p = subprocess.run([args.bench, "--bf_quick", "--bf_n=3000", "--bf_fpp=0.01", "--bf_families=bloom,cuckoo-shapes",
-                        "--bf_shape_n=1e5",
+    p = subprocess.run([args.bench, "--bf_quick", "--bf_n=3000", "--bf_fpp=0.01", "--bf_families=bloom,cuckoo-shapes,design",
+                        "--bf_shape_n=1e5", "--bf_design_n=1e5", "--bf_design_bpk=8,12",
+                        "--bf_design_fpr_keys=200000",
                         "--bf_only=matrix", "--bf_min_time=0.002", "--bf_loadavg_interval=0.05",
                         "--benchmark_out=" + run_json, "--benchmark_out_format=json"],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -151,6 +162,7 @@ def main():
     step("a run with no record is not refused (the paper says it has none)",
          not fn and not any(t[0] for t in tools), " | ".join(t[1][-300:] for t in tools))
     check_shapes(data, run_json, src, work, step)
+    check_design(data, run_json, src, work, step)
     print("%s" % ("all passed" if not failed else "%d failed" % failed))
     return 1 if failed else 0
 
@@ -213,6 +225,106 @@ def check_shapes(data, run_json, src, work, step):
     step("the paper's shapes tables are written, a row per bucket size",
         "\\label{tab:shapes}" in tex and "\\label{tab:shapes-detail}" in tex and
         all(("& %d & " % b) in tex or ("& %d semi" % b) in tex for b in bs), tex[:800])
+
+
+def check_design(data, run_json, src, work, step):
+    """The design-space series of the run, and of the committed results."""
+    import glob
+    import plot
+    import paper_tables
+    ctx = data["context"]
+    shapes = [x for x in ctx.get("bf_design_shapes", "").split(",") if x]
+    ns = [int(float(x)) for x in ctx.get("bf_design_n", "").split(",") if x]
+    bpks = [int(float(x)) for x in ctx.get("bf_design_bpk", "").split(",") if x]
+    step("the context lists the design shapes (%d), n and bits/key" % len(shapes),
+         len(shapes) >= 8 and ns == [100000] and bpks == [8, 12],
+         "%s | %s" % (ctx.get("bf_design_shapes"), ctx.get("bf_design_shapes_refused")))
+    names = {b["name"].split("/min_time:")[0]: b for b in data["benchmarks"]}
+    want = ["design/%s/%s/n:%d/bpk:%d" % (sh, op, n, b) for sh in shapes for n in ns for b in bpks
+            for op in ("build", "contains_batch/pos50")]
+    missing = [w for w in want if w not in names]
+    step("every design shape has its build and lookups at every n and bits/key", not missing, ", ".join(missing[:5]))
+    problems = []
+    for w in want:
+        r = names.get(w)
+        if not r:
+            continue
+        sh = w.split("/")[1]
+        lay = [x for x in plot.DESIGN_LAYOUTS if sh.startswith(x + "-k")]
+        if not lay or int(r["k"]) != int(sh.rsplit("-k", 1)[1]):
+            problems.append("%s: k %g" % (w, r["k"]))
+        blk = r["block_bits"] / 8
+        if not (r["bytes"] % blk == 0 and r["bytes"] <= r["n"] * r["bits_per_key_target"] / 8 < r["bytes"] + blk):
+            problems.append("%s: %g bytes" % (w, r["bytes"]))
+        if abs(r["bits_per_key"] - 8 * r["bytes"] / r["n"]) > 1e-9 * r["bits_per_key"]:
+            problems.append("%s: bits/key %g" % (w, r["bits_per_key"]))
+        if r["fpr_negatives"] != 200000 or not (0 < r["fpr_model"] < 1) or r["ns_per_op"] <= 0:
+            problems.append("%s: negatives %g, model %g" % (w, r["fpr_negatives"], r["fpr_model"]))
+    step("the design counters agree with each other", not problems, "; ".join(problems[:6]))
+    ctx2, rows = plot.load(run_json)
+    pts = plot.design_points(rows)
+    bad = ["%s n=%d bpk=%d: %g vs model %g" % (q["shape"], q["n"], q["bpk_target"], q["fpr_measured"],
+                                               q["fpr_model"])
+           for q in pts if not plot.design_fpr_check(q)[1]]
+    step("every design point's FPR agrees with the model (%d points)" % len(pts), pts and not bad, "; ".join(bad[:6]))
+    # The +-5 % rule refuses what it must, and holds where it applies.
+    synth = {"fpr_negatives": 1e7, "fpr_model": 0.01}
+    step("the +-5 % rule refuses a point 6 % off over 10^7 absent keys and passes one 4 % off",
+         plot.design_fpr_check(dict(synth, fpr_measured=0.0106))[:2] == ("5%", False) and
+         plot.design_fpr_check(dict(synth, fpr_measured=0.0096))[:2] == ("5%", True))
+    committed, ruled, bad = 0, 0, []
+    for path in sorted(glob.glob(os.path.join(src, "results", "*", "*.json"))):
+        try:
+            c, rs = plot.load(path)
+        except (ValueError, KeyError, IndexError):
+            continue
+        for q in plot.design_points(rs):
+            committed += 1
+            rule, ok, rel = plot.design_fpr_check(q)
+            ruled += rule == "5%"
+            if not ok:
+                bad.append("%s: %s n=%d bpk=%d %+.1f%% (%s)" % (os.path.relpath(path, src), q["shape"], q["n"],
+                                                               q["bpk_target"], 100 * rel, rule))
+    step("the committed design runs meet the FPR rule (%d points, %d under the +-5 %% rule)" % (committed, ruled),
+         not bad, "; ".join(bad[:6]))
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--summary"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode()
+    step("plot.py --summary has the design table and its winners", p.returncode == 0 and
+         "Design space at n = 1e+05" in out and all(("\n%s " % sh) in out for sh in shapes) and
+         "12 bits/key, winner at T = 1 ns: " in out, out[-1500:])
+    figs = os.path.join(work, "figs")
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), run_json, "--outdir", figs],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    drawn = [os.path.exists(os.path.join(figs, "run-%s.png" % f))
+             for f in ("8-design-fpr", "9-design-skyline", "10-design-winner")]
+    step("plot.py draws figures 8, 9 and 10", p.returncode == 0 and all(drawn), p.stdout.decode()[-1500:])
+    run = plot.run_info(run_json, ctx2, rows)
+    pdfs = os.path.join(work, "paper-figs")
+    plot.paper_style()
+    plot.paper_design(run, pdfs)
+    step("plot.py --paper draws the design figures",
+         all(os.path.exists(os.path.join(pdfs, f)) for f in ("fig-design-skyline.pdf", "fig-design-winner.pdf")))
+    tex_dir = os.path.join(work, "tex-design")
+    os.makedirs(tex_dir, exist_ok=True)
+    paper_tables.NUM.clear()
+    paper_tables.NUM["p-path"] = "run"
+    paper_tables.design_text(run, tex_dir)
+    with open(os.path.join(tex_dir, "text-design.tex")) as f:
+        tex = f.read()
+    verdict = paper_tables.NUM.get("design-verdict")
+    step("the paper's design section is written, with a verdict on Lang et al.'s headline (%s)" % verdict,
+         "\\label{tab:design}" in tex and "fig-design-winner.pdf" in tex and verdict in (
+             "reproduces", "reproduces only in part", "does not reproduce") and ("\\textbf{%s}" % verdict) in tex,
+         tex[:800])
+    paper_tables.NUM.clear()
+    paper_tables.NUM["p-path"] = "run"
+    bare = dict(run, rows=[r for r in rows if r["kind"] != "design"])
+    paper_tables.design_text(bare, tex_dir)
+    with open(os.path.join(tex_dir, "text-design.tex")) as f:
+        tex = f.read()
+    step("... and says so when the primary run lacks the series",
+         "did not measure the design-space series" in tex and "includegraphics" not in tex, tex[:400])
 
 
 if __name__ == "__main__":

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* The filter as bf_blocked_new_bytes makes it (compiled instance, SBBF
      * kernel, SIMD batches), misaligned; then each AVX2 instance. */
     bf_blocked *t = make(s, init, bytes, NULL, &tbase, off);
-    bf_blocked_batch_fn batches[5] = {t->simd_contains, NULL, NULL, NULL, NULL};
+    bf_blocked_batch_fn batches[7] = {t->simd_contains, NULL, NULL, NULL, NULL, NULL, NULL};
 #if defined(BF_HAVE_AVX2)
     if (bf_sbbf_kernel_supported("avx2")) {
         batches[1] = bf__blocked_avx2_contains_for(s, false);
@@ -97,11 +97,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         batches[4] = bf__blocked_avx512_contains_for(s, true);
     }
 #endif
+#if defined(BF_HAVE_NEON)
+    if (bf_sbbf_kernel_supported("neon")) {
+        batches[5] = bf__blocked_neon_contains_for(s, false);
+        batches[6] = bf__blocked_neon_contains_for(s, true);
+    }
+#endif
     for (size_t i = 0; i < nh; i++) FUZZ_CHECK(bf_blocked_contains_hash(t, h[i]) == want[i]);
     memset(got, 0xEE, sizeof got);
     FUZZ_CHECK(bf_blocked_contains_hashes(t, h, nh, got) == want_count);
     FUZZ_CHECK(nh == 0 || memcmp(got, want, nh) == 0);
-    for (int b = 1; b < 5; b++) {
+    for (int b = 1; b < 7; b++) {
         if (!batches[b]) continue;
         memset(got, 0xEE, sizeof got);
         FUZZ_CHECK(batches[b](t, h, nh, got) == want_count);
