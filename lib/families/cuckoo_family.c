@@ -348,7 +348,6 @@ static void encode(const void *o, bf_native_params *p, uint8_t *payload) {
     p->p1 = c->fp_bits;
     p->p2 = c->bucket_size;
     p->p3 = c->flags;
-    if (!in_version_1(c->bucket_size, c->fp_bits, c->flags) && p->version < 2) p->version = 2;
     memcpy(payload, c->data, (size_t)c->num_bytes);
     uint8_t *t = payload + c->num_bytes;
     bf_store_le64(t, c->count);
@@ -431,6 +430,12 @@ static int verify(const bf_native_params *p, const uint8_t *payload, uint64_t le
 /* One stored fingerprint per successful insert. */
 static uint64_t least_inserts(const void *o) { return ((const bf_cuckoo *)o)->count; }
 
+/* Version 2 only for the shapes version 1 lacks. */
+static unsigned format_version(const void *o) {
+    const bf_cuckoo *c = o;
+    return in_version_1(c->bucket_size, c->fp_bits, c->flags) ? 1u : 2u;
+}
+
 const bf_family_ops bf__cuckoo_ops = {
     .version = BF_FAMILY_OPS_VERSION,
     .id = BF_FAMILY_CUCKOO,
@@ -458,6 +463,7 @@ const bf_family_ops bf__cuckoo_ops = {
     .verify = verify,
     .decode = decode,
     .least_inserts = least_inserts,
+    .format_version = format_version,
 };
 
 bf_cuckoo *bf_filter_cuckoo(bf_filter *f) { return bf__filter_object(f, &bf__cuckoo_ops); }

@@ -36,8 +36,8 @@ struct bf_keys;
 typedef struct bf_native_params {
     uint64_t p0;
     uint32_t p1, p2, p3;
-    /* The format version: check reads the file's; encode may raise it from
-     * 1 when the payload needs a newer version (docs/format.md). */
+    /* The file's format version, for check (save writes the family's
+     * format_version; docs/format.md). */
     unsigned version;
 } bf_native_params;
 

@@ -98,12 +98,10 @@ int bf_filter_save(const bf_filter *f, void *buf, size_t cap, size_t *written) {
     h.seed = f->ops->seed(f->obj);
     h.flags = h.seed ? BF_FLAG_KEYED : 0;
     h.payload_len = need - BF_HEADER_BYTES;
-    /* The lowest version that can express the filter: the family's own
-     * floor (format_version), which encode may raise for a payload that
-     * needs more (cuckoo shapes past version 1). */
-    h.params.version = image_version(f->ops, f->obj);
+    /* The lowest version that can express the filter. */
+    h.version = (uint16_t)image_version(f->ops, f->obj);
+    h.params.version = h.version;
     f->ops->encode(f->obj, &h.params, payload);
-    h.version = (uint16_t)h.params.version;
     /* The recorded count, raised to the least the content implies, so that
      * filters filled through the family functions save images that load. */
     uint64_t least = f->ops->least_inserts(f->obj);
@@ -122,15 +120,6 @@ static int parse(const void *buf, size_t len, bf_native_header *h, const bf_fami
     if (rc) return rc;
     *ops = bf__family_ops((bf_family)h->family);
     const uint8_t *payload = (const uint8_t *)buf + BF_HEADER_BYTES;
-    /* A filter is saved in the lowest version that can express it, so an
-     * image that passes as version 1 is refused under a later number
-     * (saving it again would change the header). Families with a fixed
-     * floor (format_version) are held to it exactly in build() instead. */
-    if (h->version > 1 && !(*ops)->format_version) {
-        bf_native_params v1 = h->params;
-        v1.version = 1;
-        if ((*ops)->check(&v1, payload, h->payload_len) == BF_OK) return BF_ECORRUPT;
-    }
     if ((rc = (*ops)->check(&h->params, payload, h->payload_len))) return rc;
     /* Exactly header + payload: trailing bytes are refused too. */
     if ((uint64_t)len - BF_HEADER_BYTES != h->payload_len) return BF_ECORRUPT;
@@ -151,7 +140,10 @@ static int build(bf_filter **out, const bf_native_header *h, const bf_family_ops
     void *obj = NULL;
     int rc = ops->decode(&obj, &h->params, payload, h->payload_len, h->seed, view);
     if (rc) return rc;
-    if (ops->format_version && h->version != image_version(ops, obj)) {
+    /* A filter is saved in the lowest version that can express it, so an
+     * image under another number is refused (saving it again would change
+     * the header). */
+    if (h->version != image_version(ops, obj)) {
         ops->destroy(obj);
         return BF_ECORRUPT;
     }
