@@ -23,6 +23,9 @@
 #   --out DIR         write the JSON and plots into DIR (default results/<machine>)
 #   --machine NAME    the results folder name (default: CPU model, cores, best kernel)
 #   --no-plots        skip plot.py
+#   --settle S        before the benchmarks, wait up to S seconds for the
+#                     1-minute load average to fall to 0.5 (default 300 with
+#                     --full, else 0): it still carries the build just made
 #   -- ARGS           passed to blockfilter_bench (e.g. --benchmark_filter=REGEX)
 # The run records the load average (/proc/loadavg) before, every 30 s during
 # and after the benchmarks in the JSON ("bf_loadavg") and prints it; the
@@ -38,6 +41,7 @@ extra=()
 out=""
 machine=""
 plots=1
+settle=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) mode=full ;;
@@ -57,8 +61,9 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
+    --settle) settle=$2; shift ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -107,6 +112,18 @@ git diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
 stamp=$(date -u +%Y-%m-%dT%H%MZ)
 json="$out/$stamp-$commit.json"
 [ "$mode" = default ] || json="$out/$stamp-$commit-$mode.json"
+
+# The 1-minute load average decays with a 60 s time constant, so right after
+# the build it still reads the compiler: a full run (the paper's primary one
+# must record a quiet machine) waits for it to settle, and says so.
+[ -n "$settle" ] || { settle=0; [ "$mode" = full ] && settle=300; }
+waited=0
+while [ "$waited" -lt "$settle" ] &&
+      awk '{ exit !($1 > 0.5) }' /proc/loadavg; do
+  [ "$waited" = 0 ] && echo "bench.sh: waiting up to ${settle} s for the load average to settle ($(cut -d' ' -f1-3 /proc/loadavg))"
+  sleep 10; waited=$((waited + 10))
+done
+[ "$waited" = 0 ] || echo "bench.sh: waited ${waited} s; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "bench.sh: $mode matrix, machine $machine, writing $json"
 modeflag=()

@@ -161,6 +161,20 @@ def main():
     fn, tools = refused(with_load(None), "unrecorded")
     step("a run with no record is not refused (the paper says it has none)",
          not fn and not any(t[0] for t in tools), " | ".join(t[1][-300:] for t in tools))
+    # paper.sh's default choice: per folder, the newest full run the check
+    # accepts; a newer loaded one is passed over and named.
+    folder = os.path.join(work, "listing", "some-machine")
+    os.makedirs(folder, exist_ok=True)
+    quiet_run = os.path.join(folder, "2026-01-01T0000Z-aaaaaaaaaaaa-full.json")
+    loaded_run = os.path.join(folder, "2026-01-02T0000Z-bbbbbbbbbbbb-full.json")
+    for path, value in ((quiet_run, 1.0), (loaded_run, 2.0)):
+        with open(path, "w") as f:
+            json.dump(with_load(value), f)
+    r = subprocess.run([PY, os.path.join(src, "scripts", "paper_tables.py"), "--list-runs",
+                        os.path.join(work, "listing")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    step("paper_tables.py --list-runs passes over a newer loaded run, names it, and lists the quiet one",
+         r.returncode == 0 and r.stdout.decode().split() == [quiet_run] and "passing over" in r.stderr.decode()
+         and os.path.basename(loaded_run) in r.stderr.decode(), r.stdout.decode() + r.stderr.decode())
     check_shapes(data, run_json, src, work, step)
     check_design(data, run_json, src, work, step)
     print("%s" % ("all passed" if not failed else "%d failed" % failed))
