@@ -1,6 +1,6 @@
 /*
- * The blocked family's batch lookups with AVX2, four keys per register
- * (the template blocked/blocked_simd.h). Compiled with -mavx2 alone
+ * The blocked family's batch lookups and inserts with AVX2, four keys per
+ * register (the template blocked/blocked_simd.h). Compiled with -mavx2 alone
  * (lib/meson.build); blocked.c calls it when the process kernel is avx2
  * (so BLOCKFILTER_KERNEL=scalar means no SIMD here either).
  */
@@ -21,6 +21,7 @@
 #define V_ADD _mm256_add_epi64
 #define V_ZERO _mm256_setzero_si256
 #define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define V_STOREU(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
 #define V_GATHER64(d, off) _mm256_i64gather_epi64((const long long *)(const void *)(d), off, 1)
 #define V_GATHER32(d, off) \
     _mm256_cvtepu32_epi64(_mm256_i64gather_epi32((const int *)(const void *)(d), off, 1))
@@ -28,5 +29,6 @@
     ((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(m, _mm256_setzero_si256()))))
 #define SIMD_NAME(x) x##_avx2
 #define CONTAINS_FOR bf__blocked_avx2_contains_for
+#define INSERT_FOR bf__blocked_avx2_insert_for
 
 #include "blocked/blocked_simd.h"

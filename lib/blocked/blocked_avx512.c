@@ -1,6 +1,6 @@
 /*
- * The blocked family's batch lookups with AVX-512, eight keys per register
- * (the template blocked/blocked_simd.h). Compiled with the AVX-512 kernel's
+ * The blocked family's batch lookups and inserts with AVX-512, eight keys
+ * per register (the template blocked/blocked_simd.h). Compiled with the AVX-512 kernel's
  * flags alone (lib/meson.build); blocked.c calls it when the process
  * kernel is avx512.
  */
@@ -21,10 +21,12 @@
 #define V_ADD _mm512_add_epi64
 #define V_ZERO _mm512_setzero_si512
 #define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
+#define V_STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
 #define V_GATHER64(d, off) _mm512_i64gather_epi64(off, (const void *)(d), 1)
 #define V_GATHER32(d, off) _mm512_cvtepu32_epi64(_mm512_i64gather_epi32(off, (const void *)(d), 1))
 #define V_ZERO_LANES(m) ((unsigned)_mm512_cmpeq_epi64_mask(m, _mm512_setzero_si512()))
 #define SIMD_NAME(x) x##_avx512
 #define CONTAINS_FOR bf__blocked_avx512_contains_for
+#define INSERT_FOR bf__blocked_avx512_insert_for
 
 #include "blocked/blocked_simd.h"

@@ -1,9 +1,10 @@
 /*
- * The blocked family's batch lookups with NEON, two keys per register
- * (the template blocked/blocked_simd.h). NEON has no gather: each lane's
- * word is loaded on its own (any alignment) and the lanes are put back in
- * a register; the hashing of the key's bits, its sector and its block
- * offset run two lanes at a time. Compiled for little-endian aarch64 only
+ * The blocked family's batch lookups and inserts with NEON, two keys per
+ * register (the template blocked/blocked_simd.h). NEON has no gather: each
+ * lane's word is loaded on its own (any alignment) and the lanes are put
+ * back in a register; the hashing of the key's bits, its sector and its
+ * block offset run two lanes at a time (for inserts too, whose words are
+ * or-ed in lane by lane on every ISA). Compiled for little-endian aarch64 only
  * (lib/meson.build): the words are read as they lie in memory, which is
  * little-endian there. blocked.c calls it when the process kernel is neon.
  */
@@ -53,10 +54,12 @@ static inline unsigned bf__blocked_neon_zero_lanes(uint64x2_t m) {
 #define V_ADD vaddq_u64
 #define V_ZERO() vdupq_n_u64(0)
 #define V_LOADU(p) bf__blocked_neon_loadu(p)
+#define V_STOREU(p, v) vst1q_u64(p, v)
 #define V_GATHER64(d, off) bf__blocked_neon_gather(d, off, 8)
 #define V_GATHER32(d, off) bf__blocked_neon_gather(d, off, 4)
 #define V_ZERO_LANES(m) bf__blocked_neon_zero_lanes(m)
 #define SIMD_NAME(x) x##_neon
 #define CONTAINS_FOR bf__blocked_neon_contains_for
+#define INSERT_FOR bf__blocked_neon_insert_for
 
 #include "blocked/blocked_simd.h"

@@ -1,19 +1,25 @@
 /*
- * The blocked family's batch lookups with SIMD, several keys per register:
- * the probe of blocked/probe.h, lane by lane (the same formulas, so the
- * same answers: tests/blocked and the blocked_kernels fuzz target check
- * every shape against the scalar probe). Each 64-bit lane holds one key:
- * its block's byte offset, its low hash half, and the mask of its bits in
- * the word a group (or a bit) reads, fetched with a gather. Instantiated,
- * like the scalar probe, for the shapes of the matrix and once for any
- * shape. Inserts stay scalar: lanes of one register may hit the same word.
+ * The blocked family's batch lookups and inserts with SIMD, several keys
+ * per register: the probe and set of blocked/probe.h, lane by lane (the
+ * same formulas, so the same answers and bits: tests/blocked and the
+ * blocked_kernels fuzz target check every shape against the scalar
+ * probe). Each 64-bit lane holds one key: its block's byte offset, its
+ * low hash half, and the mask of its bits in the word a group (or a bit)
+ * touches. A lookup fetches the lanes' words with a gather; an insert ors
+ * each lane's mask into its word with a scalar read-modify-write, lane
+ * after lane, so keys of one register that share a word (one block, or
+ * one filter of a single block) each see the bits the lanes before them
+ * set: no store loses another lane's bits, as a gather, or and scatter of
+ * the register would (the last lane's store winning). Instantiated, like
+ * the scalar probe, for the shapes of the matrix and once for any shape.
  *
- * A template: an ISA file (blocked_avx2.c, blocked_avx512.c) defines the
- * vector type V, LANES, the V_* operations on 64-bit lanes, SIMD_NAME(x)
- * (x with the ISA's suffix: its names stay apart where both files are one
- * translation unit, the amalgamation) and CONTAINS_FOR (the name of its
- * lookup), then includes this once. The guard is released at the end, so
- * the next ISA file gets its own copy.
+ * A template: an ISA file (blocked_avx2.c, blocked_avx512.c,
+ * blocked_neon.c) defines the vector type V, LANES, the V_* operations on
+ * 64-bit lanes, SIMD_NAME(x) (x with the ISA's suffix: its names stay
+ * apart where the files are one translation unit, the amalgamation),
+ * CONTAINS_FOR and INSERT_FOR (the names of its lookup and insert
+ * choosers), then includes this once. The guard is released at the end,
+ * so the next ISA file gets its own copy.
  */
 #ifndef BF_BLOCKED_SIMD_H
 #define BF_BLOCKED_SIMD_H
@@ -26,56 +32,111 @@ static inline V SIMD_NAME(top_bits)(V lo, uint32_t salt, unsigned bits) {
     return V_SRL(V_SLLI(p, 32), 64 - bits);
 }
 
-/* Bit i of the result: key i of the LANES may be present. */
-static inline unsigned SIMD_NAME(probe)(const uint8_t *data, uint64_t nb, V h, unsigned B, unsigned S,
-                             unsigned Z, unsigned K, const uint32_t *salts) {
-    const unsigned W = B / S, lw = bf__blocked_log2(W), per = K / Z, spg = S / Z;
-    const V one = V_SET1(1);
-    const V lo = V_AND(h, V_SET1(0xffffffff));
-    /* ((h >> 32) * nb) >> 32, times the block's bytes (nb < 2^32 here). */
-    V base = V_SRLI(V_MUL_EPU32(V_SRLI(h, 32), V_SET1(nb)), 32);
-    base = V_SLL(base, bf__blocked_log2(B / 8));
-    V missing = V_ZERO();
-    BF__BLOCKED_UNROLL
-    for (unsigned g = 0; g < Z; g++) {
-        if (W <= 64) {
-            V sector = V_SET1(g * spg);
-            if (spg > 1)
-                sector = V_ADD(sector, SIMD_NAME(top_bits)(lo, salts[BF_BLOCKED_SEL + g], bf__blocked_log2(spg)));
-            V off = V_ADD(base, V_SLL(sector, bf__blocked_log2(W / 8)));
-            V mask = V_ZERO();
-            BF__BLOCKED_UNROLL
-            for (unsigned t = 0; t < per; t++)
-                mask = V_OR(mask, V_SLLV(one, SIMD_NAME(top_bits)(lo, salts[g * per + t], lw)));
-            V word = W == 64 ? V_GATHER64(data, off) : V_GATHER32(data, off);
-            missing = V_OR(missing, V_ANDNOT(word, mask));
-        } else {
-            BF__BLOCKED_UNROLL
-            for (unsigned t = 0; t < per; t++) {
-                V p = SIMD_NAME(top_bits)(lo, salts[g * per + t], lw);
-                V off = V_ADD(base, V_SLLI(V_SRLI(p, 6), 3));
-                V mask = V_SLLV(one, V_AND(p, V_SET1(63)));
-                missing = V_OR(missing, V_ANDNOT(V_GATHER64(data, off), mask));
-            }
-        }
+/* The byte offset of each lane's block: ((h >> 32) * nb) >> 32 blocks of
+ * B bits (nb < 2^32 here). */
+static inline V SIMD_NAME(block_offset)(V h, uint64_t nb, unsigned B) {
+    V block = V_SRLI(V_MUL_EPU32(V_SRLI(h, 32), V_SET1(nb)), 32);
+    return V_SLL(block, bf__blocked_log2(B / 8));
+}
+
+/* Prefetches the blocks of the LANES hashes at hs, for writing if rw. */
+static inline void SIMD_NAME(prefetch)(const uint8_t *data, uint64_t nb, const uint64_t *hs,
+                                       unsigned B, int rw) {
+    uint64_t o[LANES];
+    V_STOREU(o, SIMD_NAME(block_offset)(V_LOADU(hs), nb, B));
+    for (unsigned j = 0; j < LANES; j++) {
+        if (rw) __builtin_prefetch(data + o[j], 1);
+        else __builtin_prefetch(data + o[j], 0);
     }
+}
+
+/*
+ * Visits the words the LANES keys of h touch, as BF__BLOCKED_VISIT does
+ * for one key (blocked/probe.h): body runs with `off` (each lane's byte
+ * offset in the bitset), `mask` (each lane's bits in that word) and
+ * `wide` (1: 64-bit words, else 32) in scope, once per group of sectors
+ * of 32 or 64 bits, once per bit for a single sector wider than 64 (the
+ * body is the last argument, commas and all).
+ */
+#define SIMD_VISIT(nb, h, B, S, Z, K, salts, ...)                                              \
+    do {                                                                                       \
+        const unsigned sv_w_ = (B) / (S), sv_lw_ = bf__blocked_log2(sv_w_);                    \
+        const unsigned sv_per_ = (K) / (Z), sv_spg_ = (S) / (Z);                               \
+        const V sv_one_ = V_SET1(1);                                                           \
+        const V sv_lo_ = V_AND(h, V_SET1(0xffffffff));                                         \
+        const V sv_base_ = SIMD_NAME(block_offset)(h, nb, B);                                  \
+        BF__BLOCKED_UNROLL                                                                     \
+        for (unsigned sv_g_ = 0; sv_g_ < (Z); sv_g_++) {                                       \
+            if (sv_w_ <= 64) {                                                                 \
+                V sv_sec_ = V_SET1(sv_g_ * sv_spg_);                                           \
+                if (sv_spg_ > 1)                                                               \
+                    sv_sec_ = V_ADD(sv_sec_, SIMD_NAME(top_bits)(sv_lo_,                       \
+                                                 (salts)[BF_BLOCKED_SEL + sv_g_],              \
+                                                 bf__blocked_log2(sv_spg_)));                  \
+                const V off = V_ADD(sv_base_, V_SLL(sv_sec_, bf__blocked_log2(sv_w_ / 8)));   \
+                V mask = V_ZERO();                                                             \
+                BF__BLOCKED_UNROLL                                                             \
+                for (unsigned sv_t_ = 0; sv_t_ < sv_per_; sv_t_++)                             \
+                    mask = V_OR(mask, V_SLLV(sv_one_,                                          \
+                                             SIMD_NAME(top_bits)(sv_lo_,                       \
+                                                 (salts)[sv_g_ * sv_per_ + sv_t_], sv_lw_)));  \
+                const int wide = sv_w_ == 64;                                                  \
+                __VA_ARGS__;                                                                   \
+            } else {                                                                           \
+                BF__BLOCKED_UNROLL                                                             \
+                for (unsigned sv_t_ = 0; sv_t_ < sv_per_; sv_t_++) {                           \
+                    const V sv_p_ = SIMD_NAME(top_bits)(sv_lo_,                                \
+                                                        (salts)[sv_g_ * sv_per_ + sv_t_], sv_lw_); \
+                    const V off = V_ADD(sv_base_, V_SLLI(V_SRLI(sv_p_, 6), 3));                \
+                    const V mask = V_SLLV(sv_one_, V_AND(sv_p_, V_SET1(63)));                  \
+                    const int wide = 1;                                                        \
+                    __VA_ARGS__;                                                               \
+                }                                                                              \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+/* Bit i of the result: key i of the LANES may be present. */
+static inline unsigned SIMD_NAME(probe)(const uint8_t *data, uint64_t nb, V h, unsigned B,
+                                        unsigned S, unsigned Z, unsigned K,
+                                        const uint32_t *salts) {
+    V missing = V_ZERO();
+    SIMD_VISIT(nb, h, B, S, Z, K, salts, {
+        V word = wide ? V_GATHER64(data, off) : V_GATHER32(data, off);
+        missing = V_OR(missing, V_ANDNOT(word, mask));
+    });
     return V_ZERO_LANES(missing);
 }
 
-#define SIMD_BATCH(name, B, S, Z, K)                                                            \
+/* Sets the bits of the LANES keys: each word or-ed in by a scalar
+ * read-modify-write, lane after lane (lanes may share a word). */
+static inline void SIMD_NAME(set)(uint8_t *bits, uint64_t nb, V h, unsigned B, unsigned S,
+                                  unsigned Z, unsigned K, const uint32_t *salts) {
+    SIMD_VISIT(nb, h, B, S, Z, K, salts, {
+        uint64_t o[LANES], m[LANES];
+        V_STOREU(o, off);
+        V_STOREU(m, mask);
+        for (unsigned j = 0; j < LANES; j++) bf__blocked_or_word(bits + o[j], m[j], wide);
+    });
+}
+
+/* The batch lookup and the batch insert of one shape; B, S, Z, K are
+ * constants or, for the instance for any shape, the object's shape (read
+ * once: stores through out or the bitset could alias the object). Keys
+ * past the last whole register take the scalar instance. */
+#define SIMD_INSTANCE(name, B, S, Z, K)                                                         \
     static size_t SIMD_NAME(name)(const bf_blocked *f, const uint64_t *hs, size_t n,            \
                                   uint8_t *out) {                                             \
+        const uint8_t *const data = f->data;                                                    \
+        const uint64_t nb = f->num_blocks;                                                      \
+        const unsigned b_ = (B), s_ = (S), z_ = (Z), k_ = (K);                                  \
         const bool pf = f->num_bytes >= BF_SBBF_PREFETCH_MIN_BYTES;                             \
-        const unsigned bb = (B) / 8;                                                            \
         size_t hits = 0, i = 0;                                                                 \
-        for (; i + LANES <= n; i += LANES) {                                                            \
+        for (; i + LANES <= n; i += LANES) {                                                    \
             if (pf && i + BF_SBBF_PREFETCH_DISTANCE + LANES <= n)                               \
-                for (unsigned j = 0; j < LANES; j++)                                                \
-                    __builtin_prefetch(f->data + bf__blocked_block_index(bf_sbbf_load_hash(     \
-                                                     hs + i + BF_SBBF_PREFETCH_DISTANCE + j),    \
-                                                 f->num_blocks) * bb);                           \
-            V h = V_LOADU(hs + i);                                                              \
-            unsigned m = SIMD_NAME(probe)(f->data, f->num_blocks, h, B, S, Z, K, bf__blocked_salts);       \
+                SIMD_NAME(prefetch)(data, nb, hs + i + BF_SBBF_PREFETCH_DISTANCE, b_, 0);       \
+            unsigned m = SIMD_NAME(probe)(data, nb, V_LOADU(hs + i), b_, s_, z_, k_,           \
+                                          bf__blocked_salts);                                   \
             if (out)                                                                            \
                 for (unsigned j = 0; j < LANES; j++) out[i + j] = (uint8_t)((m >> j) & 1);      \
             hits += (size_t)__builtin_popcount(m);                                              \
@@ -86,33 +147,63 @@ static inline unsigned SIMD_NAME(probe)(const uint8_t *data, uint64_t nb, V h, u
             hits += hit;                                                                        \
         }                                                                                       \
         return hits;                                                                            \
+    }                                                                                           \
+    static void SIMD_NAME(name##_insert)(bf_blocked *f, const uint64_t *hs, size_t n) {         \
+        uint8_t *const bits = f->bits;                                                          \
+        const uint64_t nb = f->num_blocks;                                                      \
+        const unsigned b_ = (B), s_ = (S), z_ = (Z), k_ = (K);                                  \
+        const bool pf = f->num_bytes >= BF_SBBF_PREFETCH_MIN_BYTES;                             \
+        size_t i = 0;                                                                           \
+        for (; i + LANES <= n; i += LANES) {                                                    \
+            if (pf && i + BF_SBBF_PREFETCH_DISTANCE + LANES <= n)                               \
+                SIMD_NAME(prefetch)(bits, nb, hs + i + BF_SBBF_PREFETCH_DISTANCE, b_, 1);       \
+            SIMD_NAME(set)(bits, nb, V_LOADU(hs + i), b_, s_, z_, k_, bf__blocked_salts);       \
+        }                                                                                       \
+        for (; i < n; i++) f->impl->insert(f, bf_sbbf_load_hash(hs + i));                       \
     }
 
-SIMD_BATCH(any, f->shape.block_bits, f->shape.sectors, f->shape.groups, f->shape.k)
-SIMD_BATCH(r32k4, 32, 1, 1, 4)
-SIMD_BATCH(r64k4, 64, 1, 1, 4)
-SIMD_BATCH(r64k6, 64, 1, 1, 6)
-SIMD_BATCH(s512k8, 512, 8, 8, 8)
-SIMD_BATCH(s512k16, 512, 16, 16, 16)
-SIMD_BATCH(b512k8, 512, 1, 1, 8)
-SIMD_BATCH(c512k6, 512, 8, 2, 6)
-SIMD_BATCH(c512k8, 512, 8, 2, 8)
-SIMD_BATCH(g512k8, 512, 16, 2, 8)
+SIMD_INSTANCE(any, f->shape.block_bits, f->shape.sectors, f->shape.groups, f->shape.k)
+SIMD_INSTANCE(r32k4, 32, 1, 1, 4)
+SIMD_INSTANCE(r64k4, 64, 1, 1, 4)
+SIMD_INSTANCE(r64k6, 64, 1, 1, 6)
+SIMD_INSTANCE(s512k8, 512, 8, 8, 8)
+SIMD_INSTANCE(s512k16, 512, 16, 16, 16)
+SIMD_INSTANCE(b512k8, 512, 1, 1, 8)
+SIMD_INSTANCE(c512k6, 512, 8, 2, 6)
+SIMD_INSTANCE(c512k8, 512, 8, 2, 8)
+SIMD_INSTANCE(g512k8, 512, 16, 2, 8)
+
+#define SIMD_ROW(name, B, S, Z, K) {{B, S, Z, K}, SIMD_NAME(name), SIMD_NAME(name##_insert)}
 
 static const struct {
     bf_blocked_shape shape;
-    bf_blocked_batch_fn fn;
+    bf_blocked_batch_fn contains;
+    bf_blocked_insert_fn insert;
 } SIMD_NAME(rows)[] = {
-    {{32, 1, 1, 4}, SIMD_NAME(r32k4)},     {{64, 1, 1, 4}, SIMD_NAME(r64k4)},       {{64, 1, 1, 6}, SIMD_NAME(r64k6)},
-    {{512, 8, 8, 8}, SIMD_NAME(s512k8)},   {{512, 16, 16, 16}, SIMD_NAME(s512k16)}, {{512, 1, 1, 8}, SIMD_NAME(b512k8)},
-    {{512, 8, 2, 6}, SIMD_NAME(c512k6)},   {{512, 8, 2, 8}, SIMD_NAME(c512k8)},     {{512, 16, 2, 8}, SIMD_NAME(g512k8)},
+    SIMD_ROW(r32k4, 32, 1, 1, 4),     SIMD_ROW(r64k4, 64, 1, 1, 4),
+    SIMD_ROW(r64k6, 64, 1, 1, 6),     SIMD_ROW(s512k8, 512, 8, 8, 8),
+    SIMD_ROW(s512k16, 512, 16, 16, 16), SIMD_ROW(b512k8, 512, 1, 1, 8),
+    SIMD_ROW(c512k6, 512, 8, 2, 6),   SIMD_ROW(c512k8, 512, 8, 2, 8),
+    SIMD_ROW(g512k8, 512, 16, 2, 8),
 };
 
-bf_blocked_batch_fn CONTAINS_FOR(const bf_blocked_shape *s, bool specialised) {
+/* The row compiled for shape s if there is one and `specialised`, else
+ * SIZE_MAX (the instance for any shape). */
+static size_t SIMD_NAME(row_for)(const bf_blocked_shape *s, bool specialised) {
     if (specialised)
         for (size_t i = 0; i < sizeof SIMD_NAME(rows) / sizeof SIMD_NAME(rows)[0]; i++)
-            if (!memcmp(&SIMD_NAME(rows)[i].shape, s, sizeof *s)) return SIMD_NAME(rows)[i].fn;
-    return SIMD_NAME(any);
+            if (!memcmp(&SIMD_NAME(rows)[i].shape, s, sizeof *s)) return i;
+    return SIZE_MAX;
+}
+
+bf_blocked_batch_fn CONTAINS_FOR(const bf_blocked_shape *s, bool specialised) {
+    size_t r = SIMD_NAME(row_for)(s, specialised);
+    return r == SIZE_MAX ? SIMD_NAME(any) : SIMD_NAME(rows)[r].contains;
+}
+
+bf_blocked_insert_fn INSERT_FOR(const bf_blocked_shape *s, bool specialised) {
+    size_t r = SIMD_NAME(row_for)(s, specialised);
+    return r == SIZE_MAX ? SIMD_NAME(any_insert) : SIMD_NAME(rows)[r].insert;
 }
 
 #undef BF_BLOCKED_SIMD_H /* a template: the next ISA file includes it again */

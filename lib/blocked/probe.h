@@ -131,13 +131,17 @@ static inline bool bf__blocked_test(const uint8_t *p, uint32_t lo, unsigned B, u
     return missing == 0;
 }
 
+/** Ors mask into the little-endian word at p (any alignment): 64 bits if
+ *  wide, else 32. */
+static inline void bf__blocked_or_word(uint8_t *p, uint64_t mask, int wide) {
+    if (wide) bf_store_le64(p, bf_load_le64(p) | mask);
+    else bf_store_le32(p, bf_load_le32(p) | (uint32_t)mask);
+}
+
 /** Sets the key's bits in the block at p (any alignment). */
 static inline void bf__blocked_set(uint8_t *p, uint32_t lo, unsigned B, unsigned S, unsigned Z,
                                    unsigned K, const uint32_t *salts) {
-    BF__BLOCKED_VISIT(B, S, Z, K, lo, salts, {
-        if (wide) bf_store_le64(p + off, bf_load_le64(p + off) | mask);
-        else bf_store_le32(p + off, bf_load_le32(p + off) | (uint32_t)mask);
-    });
+    BF__BLOCKED_VISIT(B, S, Z, K, lo, salts, bf__blocked_or_word(p + off, mask, wide));
 }
 
 #endif

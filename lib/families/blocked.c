@@ -189,18 +189,22 @@ static int make(bf_blocked **out, const bf_blocked_shape *s, const void *bitset,
         f->kernel = k;
         f->impl = &sbbf_kernel;
     }
-    /* Batch lookups with the process kernel's SIMD (fewer than 2^32 blocks). */
+    /* Batch lookups and inserts with the process kernel's SIMD (fewer than
+     * 2^32 blocks). */
 #if defined(BF_HAVE_AVX512)
     else if (k == &bf__sbbf_kernel_avx512 && f->num_blocks < ((uint64_t)1 << 32))
-        f->simd_contains = bf__blocked_avx512_contains_for(s, true), f->simd_kernel = k->name;
+        f->simd_contains = bf__blocked_avx512_contains_for(s, true),
+        f->simd_insert = bf__blocked_avx512_insert_for(s, true), f->simd_kernel = k->name;
 #endif
 #if defined(BF_HAVE_AVX2)
     else if (k == &bf__sbbf_kernel_avx2 && f->num_blocks < ((uint64_t)1 << 32))
-        f->simd_contains = bf__blocked_avx2_contains_for(s, true), f->simd_kernel = k->name;
+        f->simd_contains = bf__blocked_avx2_contains_for(s, true),
+        f->simd_insert = bf__blocked_avx2_insert_for(s, true), f->simd_kernel = k->name;
 #endif
 #if defined(BF_HAVE_NEON)
     else if (k == &bf__sbbf_kernel_neon && f->num_blocks < ((uint64_t)1 << 32))
-        f->simd_contains = bf__blocked_neon_contains_for(s, true), f->simd_kernel = k->name;
+        f->simd_contains = bf__blocked_neon_contains_for(s, true),
+        f->simd_insert = bf__blocked_neon_insert_for(s, true), f->simd_kernel = k->name;
 #endif
     *out = f;
     return BF_OK;
@@ -235,9 +239,13 @@ bool bf_blocked_contains_hash(const bf_blocked *f, uint64_t hash) {
     return f->impl->contains(f, hash);
 }
 
-/* The batch lookup of f: SIMD if it has one. */
+/* The batch lookup and the batch insert of f: SIMD if it has them. */
 static size_t contains_batch_of(const bf_blocked *f, const uint64_t *h, size_t n, uint8_t *out) {
     return f->simd_contains ? f->simd_contains(f, h, n, out) : f->impl->contains_batch(f, h, n, out);
+}
+static void insert_batch_of(bf_blocked *f, const uint64_t *h, size_t n) {
+    if (f->simd_insert) f->simd_insert(f, h, n);
+    else f->impl->insert_batch(f, h, n);
 }
 
 /* ---- partitioned batches (common/partition.h, docs/kernels.md) -------------------- */
@@ -265,8 +273,7 @@ static size_t part_contains(const void *f, const uint64_t *h, size_t m, uint8_t 
     return contains_batch_of(f, h, m, out);
 }
 static void part_insert(void *vf, const uint64_t *h, size_t m) {
-    bf_blocked *f = vf;
-    f->impl->insert_batch(f, h, m);
+    insert_batch_of(vf, h, m);
 }
 
 /* Starts a partitioned batch of n keys if that pays and the scratch memory
@@ -291,7 +298,7 @@ int bf_blocked_insert_hashes(bf_blocked *f, const uint64_t *h, size_t n) {
         bf__part_add_array(&s.part, h, n);
         bf__part_batch_end(&s);
     } else if (n) {
-        f->impl->insert_batch(f, h, n);
+        insert_batch_of(f, h, n);
     }
     return BF_OK;
 }
@@ -330,8 +337,7 @@ static int contains_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
 
 static int insert_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
     (void)off;
-    bf_blocked *f = vctx;
-    f->impl->insert_batch(f, h, m);
+    insert_batch_of(vctx, h, m);
     return BF_OK;
 }
 

@@ -1,7 +1,9 @@
 /*
  * The blocked family's models, sizing and statistics against measurement,
- * and its place in the generic interface and the native format. What holds
- * for every shape on every host is in test_blocked_plain.c.
+ * its place in the generic interface and the native format, and its batch
+ * inserts through the API (SIMD, partitioned or not) against the scalar
+ * instance. What holds for every shape on every host is in
+ * test_blocked_plain.c.
  */
 #include <criterion/criterion.h>
 
@@ -13,6 +15,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* One shape of each kind, and k from 1 to 16. */
 static const bf_blocked_shape model_shapes[] = {
@@ -302,4 +305,59 @@ Test(blocked_filter, arguments) {
     cr_assert(!bf_blocked_contains_hash(f, 42));
     bf_blocked_free(f);
     bf_blocked_free(NULL);
+}
+
+/* Batch inserts through the API (the SIMD insert where the process kernel
+ * has one; partitioned and not; hashes and int64 keys) set the bits of the
+ * generic scalar instance's single inserts, on a filter past the prefetch
+ * threshold and on a filter of one block, with keys that share a block
+ * with the key before them, or repeat it, within one register. */
+Test(blocked_kernels, batch_inserts_set_scalar_bits, .timeout = 240) {
+    static const bf_blocked_shape shapes[] = {
+        {32, 1, 1, 4},  {32, 1, 1, 3},   {64, 1, 1, 4},   {64, 1, 1, 6},  {512, 8, 8, 8},
+        {512, 16, 16, 16}, {512, 1, 1, 8}, {512, 8, 2, 6}, {512, 8, 2, 8},  {512, 16, 2, 8},
+        {128, 1, 1, 5}, {256, 4, 4, 8},  {512, 8, 4, 12}, {256, 8, 8, 8},
+    };
+    const size_t n = 200000;
+    uint64_t *h = random_hashes(n, 21), *hv = malloc(n * sizeof *hv);
+    int64_t *v = malloc(n * sizeof *v);
+    cr_assert(hv && v);
+    for (size_t i = 1; i < n; i += 4) h[i] = (h[i - 1] & ~0xffffffffull) | (h[i] >> 32);
+    for (size_t i = 2; i < n; i += 4) h[i] = h[i - 2];
+    for (size_t i = 0; i < n; i++) v[i] = (int64_t)(h[i] * 0x9E3779B97F4A7C15ull);
+    for (size_t i = 2; i < n; i += 4) v[i] = v[i - 1];
+    bf_hash_int64s(v, n, 0, hv);
+    const char *kname = NULL;
+    bf_sbbf_default_kernel(&kname);
+    const bool simd = kname && (!strcmp(kname, "avx2") || !strcmp(kname, "avx512") ||
+                                !strcmp(kname, "neon"));
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const bf_blocked_shape *s = &shapes[i];
+        const uint64_t bb = s->block_bits / 8, sizes[2] = {bb, ((3u << 20) / bb + 7) * bb};
+        for (int z = 0; z < 2; z++) {
+            bf_blocked *ref, *f;
+            cr_assert_eq(bf_blocked_new_bytes(&ref, sizes[z], s), BF_OK);
+            ref->impl = bf__blocked_impl_for(s, false);
+            for (size_t j = 0; j < n; j++) bf_blocked_insert_hash(ref, h[j]);
+            for (size_t j = 0; j < n; j++) bf_blocked_insert_hash(ref, hv[j]);
+            for (int mode = BF_PARTITION_ON; mode <= BF_PARTITION_OFF; mode++) {
+                cr_assert_eq(bf_blocked_new_bytes(&f, sizes[z], s), BF_OK);
+                bool sbbf = s->block_bits == 256 && s->sectors == 8 && s->groups == 8 && s->k == 8;
+                cr_assert_eq(f->simd_insert != NULL, simd && !sbbf, "%u/%u/%u/%u: SIMD insert",
+                             s->block_bits, s->sectors, s->groups, s->k);
+                cr_assert_eq(bf_blocked_set_partitioning(f, mode), BF_OK);
+                cr_assert_eq(bf_blocked_insert_hashes(f, h, n), BF_OK);
+                cr_assert_eq(bf_blocked_insert_int64s(f, v, n), BF_OK);
+                cr_assert(!memcmp(bf_blocked_bitset(f), bf_blocked_bitset(ref), (size_t)sizes[z]),
+                          "%u/%u/%u/%u, %llu bytes, partitioning %d: other bits than scalar",
+                          s->block_bits, s->sectors, s->groups, s->k,
+                          (unsigned long long)sizes[z], mode);
+                bf_blocked_free(f);
+            }
+            bf_blocked_free(ref);
+        }
+    }
+    free(h);
+    free(hv);
+    free(v);
 }

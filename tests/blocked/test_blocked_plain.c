@@ -6,7 +6,9 @@
  *  - every valid shape: no false negative, the compiled instance of a
  *    shape sets the generic instance's bits, typed and byte-string keys
  *    hash as their hashes, and a native round trip (load, view) keeps the
- *    bits and answers;
+ *    bits and answers; the batch lookups and batch inserts of every SIMD
+ *    instance compiled in and runnable give the scalar probe's answers and
+ *    bits (inserts: with keys sharing a block within one register);
  *  - the shape (256, 8, 8, 8) sets the SBBF's bits, byte for byte;
  *  - known-answer images (tests/data/native/blocked-B-S-Z-K.bflt, written
  *    on x86-64 with --write DIR): the filter built here saves to exactly
@@ -96,6 +98,82 @@ static void rules(void) {
 
 #define NKEYS 3000
 
+/* The batch lookups (c) and inserts (ins) of shape s of each ISA compiled
+ * in and runnable here: [1], [2] AVX2 (for any shape, the shape's own),
+ * [3], [4] AVX-512, [5], [6] NEON; NULL where there is none. [0] is left
+ * for the filter's own. */
+static void isa_batches(const bf_blocked_shape *s, bf_blocked_batch_fn c[7],
+                        bf_blocked_insert_fn ins[7]) {
+    for (int i = 0; i < 7; i++) c[i] = NULL, ins[i] = NULL;
+    (void)s;
+#if defined(BF_HAVE_AVX2)
+    if (bf_sbbf_kernel_supported("avx2"))
+        for (int sp = 0; sp < 2; sp++)
+            c[1 + sp] = bf__blocked_avx2_contains_for(s, sp),
+            ins[1 + sp] = bf__blocked_avx2_insert_for(s, sp);
+#endif
+#if defined(BF_HAVE_AVX512)
+    if (bf_sbbf_kernel_supported("avx512"))
+        for (int sp = 0; sp < 2; sp++)
+            c[3 + sp] = bf__blocked_avx512_contains_for(s, sp),
+            ins[3 + sp] = bf__blocked_avx512_insert_for(s, sp);
+#endif
+#if defined(BF_HAVE_NEON)
+    if (bf_sbbf_kernel_supported("neon"))
+        for (int sp = 0; sp < 2; sp++)
+            c[5 + sp] = bf__blocked_neon_contains_for(s, sp),
+            ins[5 + sp] = bf__blocked_neon_insert_for(s, sp);
+#endif
+}
+
+/* Batch inserts (SIMD where the process kernel has it, and each ISA's
+ * instance of the shape and for any shape) set the bits of the generic
+ * scalar instance's single inserts, at batch lengths 0 to 4099 (not
+ * multiples of the vector width), over keys of which some share a block
+ * with the key before them, or repeat it, within one register; and over a
+ * filter of one block, where every lane of every register hits one block.
+ * f is a filter of shape s (its batch insert is the one tested first). */
+static void batch_inserts(const bf_blocked_shape *s, const bf_blocked *f, uint64_t bytes,
+                          uint64_t *st) {
+    enum { NI = 4099 };
+    static uint64_t keys[NI];
+    char n[48];
+    name_of(s, n, sizeof n);
+    for (size_t i = 0; i < NI; i++) {
+        if (i % 4 == 1) keys[i] = (keys[i - 1] & ~0xffffffffull) | (tu_next(st) >> 32);
+        else if (i % 4 == 2) keys[i] = keys[i - 2];
+        else keys[i] = tu_next(st);
+    }
+    bf_blocked_batch_fn unused[7];
+    bf_blocked_insert_fn ins[7];
+    isa_batches(s, unused, ins);
+    ins[0] = f->simd_insert ? f->simd_insert : f->impl->insert_batch;
+    for (int one = 0; one < 2; one++) {
+        const uint64_t size = one ? s->block_bits / 8 : bytes;
+        const size_t most = one ? 33 : NI;
+        bf_blocked *r = NULL, *t = NULL;
+        CHECK(bf_blocked_new_bytes(&r, size, s) == BF_OK, "%s: new", n);
+        CHECK(bf_blocked_new_bytes(&t, size, s) == BF_OK, "%s: new", n);
+        if (r && t) {
+            r->impl = bf__blocked_impl_for(s, false);
+            for (size_t len = 0; len <= most; len += one || len < 9 ? 1 : 1021) {
+                bf_blocked_clear(r);
+                for (size_t i = 0; i < len; i++) bf_blocked_insert_hash(r, keys[i]);
+                for (int b = 0; b < 7; b++) {
+                    if (!ins[b]) continue;
+                    bf_blocked_clear(t);
+                    ins[b](t, keys, len);
+                    CHECK(memcmp(bf_blocked_bitset(r), bf_blocked_bitset(t), (size_t)size) == 0,
+                          "%s: batch insert %d of %zu keys%s sets other bits than scalar", n, b,
+                          len, one ? " into one block" : "");
+                }
+            }
+        }
+        bf_blocked_free(r);
+        bf_blocked_free(t);
+    }
+}
+
 static void one_shape(const bf_blocked_shape *s) {
     char n[48];
     name_of(s, n, sizeof n);
@@ -135,26 +213,10 @@ static void one_shape(const bf_blocked_shape *s) {
         static uint64_t probe[NP];
         static uint8_t got[NP];
         for (size_t i = 0; i < NP; i++) probe[i] = i % 3 ? tu_next(&st) : keys[(i * 7) % NKEYS];
-        bf_blocked_batch_fn batches[7] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+        bf_blocked_batch_fn batches[7];
+        bf_blocked_insert_fn unused[7];
+        isa_batches(s, batches, unused);
         batches[0] = f->simd_contains ? f->simd_contains : f->impl->contains_batch;
-#if defined(BF_HAVE_AVX2)
-        if (bf_sbbf_kernel_supported("avx2")) {
-            batches[1] = bf__blocked_avx2_contains_for(s, false);
-            batches[2] = bf__blocked_avx2_contains_for(s, true);
-        }
-#endif
-#if defined(BF_HAVE_AVX512)
-        if (bf_sbbf_kernel_supported("avx512")) {
-            batches[3] = bf__blocked_avx512_contains_for(s, false);
-            batches[4] = bf__blocked_avx512_contains_for(s, true);
-        }
-#endif
-#if defined(BF_HAVE_NEON)
-        if (bf_sbbf_kernel_supported("neon")) {
-            batches[5] = bf__blocked_neon_contains_for(s, false);
-            batches[6] = bf__blocked_neon_contains_for(s, true);
-        }
-#endif
         for (int b = 0; b < 7; b++) {
             if (!batches[b]) continue;
             for (size_t len = 0; len <= NP; len += len < 9 ? 1 : 1021) {
@@ -170,6 +232,7 @@ static void one_shape(const bf_blocked_shape *s) {
             }
         }
     }
+    batch_inserts(s, f, bytes, &st);
 
     /* Round trip through the native format. */
     bf_filter *w = NULL, *l = NULL, *v = NULL;

@@ -2,9 +2,11 @@
  * Differential fuzz target for the blocked family: one shape, one bitset,
  * one list of hashes, through every instance of the probe that can run
  * here: the generic scalar probe (the reference), the shape's compiled
- * scalar instance, the SBBF kernel for the SBBF's shape, and the AVX2 batch
- * lookups (the shape's and the one for any shape). Answers, counts and the
- * bits after inserts must agree; every inserted hash must be found.
+ * scalar instance, the SBBF kernel for the SBBF's shape, and the SIMD
+ * batch lookups and batch inserts of each ISA compiled in and runnable
+ * (the shape's and the ones for any shape). Answers, counts and the bits
+ * after inserts must agree (hashes that repeat or share a block within one
+ * register included); every inserted hash must be found.
  *
  * Input: bytes 0-1 = the shape (index into every valid shape, in order of
  * B, S, z, k), byte 2 = blocks - 1 (1..256), byte 3 = bits 0-2: the
@@ -45,6 +47,7 @@ static bf_blocked *make(const bf_blocked_shape *s, const uint8_t *init, uint64_t
         f->impl = impl;
         f->kernel = NULL;
         f->simd_contains = NULL;
+        f->simd_insert = NULL;
     }
     return f;
 }
@@ -85,22 +88,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * kernel, SIMD batches), misaligned; then each AVX2 instance. */
     bf_blocked *t = make(s, init, bytes, NULL, &tbase, off);
     bf_blocked_batch_fn batches[7] = {t->simd_contains, NULL, NULL, NULL, NULL, NULL, NULL};
+    bf_blocked_insert_fn inserts[7] = {t->simd_insert, NULL, NULL, NULL, NULL, NULL, NULL};
 #if defined(BF_HAVE_AVX2)
     if (bf_sbbf_kernel_supported("avx2")) {
         batches[1] = bf__blocked_avx2_contains_for(s, false);
         batches[2] = bf__blocked_avx2_contains_for(s, true);
+        inserts[1] = bf__blocked_avx2_insert_for(s, false);
+        inserts[2] = bf__blocked_avx2_insert_for(s, true);
     }
 #endif
 #if defined(BF_HAVE_AVX512)
     if (bf_sbbf_kernel_supported("avx512")) {
         batches[3] = bf__blocked_avx512_contains_for(s, false);
         batches[4] = bf__blocked_avx512_contains_for(s, true);
+        inserts[3] = bf__blocked_avx512_insert_for(s, false);
+        inserts[4] = bf__blocked_avx512_insert_for(s, true);
     }
 #endif
 #if defined(BF_HAVE_NEON)
     if (bf_sbbf_kernel_supported("neon")) {
         batches[5] = bf__blocked_neon_contains_for(s, false);
         batches[6] = bf__blocked_neon_contains_for(s, true);
+        inserts[5] = bf__blocked_neon_insert_for(s, false);
+        inserts[6] = bf__blocked_neon_insert_for(s, true);
     }
 #endif
     for (size_t i = 0; i < nh; i++) FUZZ_CHECK(bf_blocked_contains_hash(t, h[i]) == want[i]);
@@ -125,6 +135,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     FUZZ_CHECK(memcmp(ref->data, t->data, bytes) == 0);
     FUZZ_CHECK(bf_blocked_contains_hashes(t, h, nh, NULL) == nh);
+    /* Each SIMD batch insert, all hashes in one call over a fresh copy of
+     * the initial bitset: the reference's bits. */
+    for (int b = 0; b < 7; b++) {
+        if (!inserts[b]) continue;
+        uint8_t *ubase;
+        bf_blocked *u = make(s, init, bytes, NULL, &ubase, off);
+        inserts[b](u, h, nh);
+        FUZZ_CHECK(memcmp(ref->data, u->data, bytes) == 0);
+        release(u, ubase);
+    }
     release(ref, rbase);
     release(t, tbase);
     free(init);
