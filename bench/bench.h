@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -48,6 +49,7 @@ struct Options {
     std::vector<uint64_t> design_ns;           // n of the design-space series
     std::vector<unsigned> design_bpks;         // its bits per key
     uint64_t design_fpr_keys = 1000000;        // its absent keys for the measured FPR
+    uint64_t design_peer_part_n = 10000000;    // its partitioned peers run from this n (-Dbench_peers)
     bool matrix = true, kernel_bench = true, scaling = true;
 };
 Options &options();
@@ -166,6 +168,10 @@ void live_set(const void *owner, std::function<void()> release);
 std::string fmt_num(double v);
 void set_counters(benchmark::State &st, double seconds, double ops, const std::string &kernel);
 
+// A benchmark timed by hand (SetIterationTime), at the run's min time,
+// reported in microseconds (design.cc; the series below use it).
+void register_timed(const std::string &name, std::function<void(benchmark::State &)> fn);
+
 // The cuckoo-shapes series (shapes.cc): registers its benchmarks, returns
 // how many; the largest table it will build, for the memory-limit sizes.
 size_t register_cuckoo_shapes();
@@ -174,9 +180,67 @@ uint64_t cuckoo_shapes_max_bytes();
 // bits/key x n; registers its benchmarks, returns how many; its largest filter.
 size_t register_design();
 uint64_t design_max_bytes();
+// Its filters' bytes at a point: n x bits/key bits, rounded down to whole
+// blocks (one at least); and its absent keys' hashes, for the measured FPR.
+uint64_t design_bytes(const bf_blocked_shape &shape, uint64_t n, unsigned bpk);
+const std::vector<uint64_t> &design_negatives();
+// The peers' contenders (design_peers.cc, built with -Dbench_peers): at
+// (n, bpk), every peer filter matching one of the shapes the series built
+// there (layout name and shape), and the static filters too if with_static;
+// returns how many benchmarks it registered.
+struct DesignShape {
+    std::string layout;
+    bf_blocked_shape shape;
+};
+size_t register_design_peers(uint64_t n, unsigned bpk, const std::vector<DesignShape> &shapes, bool with_static);
 
 inline double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The design series' two benchmarks of a point P (design.cc and
+// design_peers.cc; P has n, make, fill, finish, build, where, counters):
+// "build", each iteration P::make untimed and P::fill timed, then
+// P::finish; and the lookups, P::build and then timed(q) over the series'
+// query set q (50 % positives), returning how many may be present (fewer
+// than the positives aborts the run), and check(q) once after.
+template <class P>
+void register_design_build(const std::string &name, std::shared_ptr<P> p) {
+    register_timed(name, [p](benchmark::State &st) {
+        live_release();
+        positives(p->n);
+        double total = 0;
+        for (auto _ : st) {
+            p->make();
+            double t0 = now_s();
+            p->fill();
+            double dt = now_s() - t0;
+            st.SetIterationTime(dt);
+            total += dt;
+        }
+        p->finish();
+        p->counters(st, total, (double)st.iterations() * (double)p->n, false);
+    });
+}
+template <class P, class Timed, class Check>
+void register_design_lookup(const std::string &name, std::shared_ptr<P> p, Timed timed, Check check) {
+    register_timed(name, [p, timed, check](benchmark::State &st) {
+        p->build();
+        const Queries &q = queries(p->n, 50, options().queries);
+        double total = 0;
+        for (auto _ : st) {
+            double t0 = now_s();
+            size_t found = timed(q);
+            double dt = now_s() - t0;
+            st.SetIterationTime(dt);
+            total += dt;
+            if (found < q.num_pos)
+                die("FALSE NEGATIVE: %s: %zu found < %llu positives", p->where().c_str(), found,
+                    (unsigned long long)q.num_pos);
+        }
+        check(q);
+        p->counters(st, total, (double)st.iterations() * (double)q.set.hashes.size(), true);
+    });
 }
 
 } // namespace bfb

@@ -15,7 +15,8 @@
 //   given, else 1e6, and 1e8 too in --bf_full)  --bf_loadavg_interval=S
 //   --bf_design_n=1e5,1e6 --bf_design_bpk=8,12 --bf_design_fpr_keys=N (the
 //   design-space series, design.cc; default 1e6, --bf_full 1e5..1e8 and 10^7
-//   absent keys)
+//   absent keys)  --bf_design_peer_part_n=1e7 (the n from which the
+//   partitioned peers run, in a build with -Dbench_peers; design_peers.cc)
 #include "adapters.h"
 #include "adapters_keys.h"
 #include "bench.h"
@@ -179,6 +180,7 @@ void parse_options(int *argc, char **argv) {
             for (auto &s : split(v)) o.design_bpks.push_back((unsigned)parse_u64(s));
         }
         else if (k == "design_fpr_keys") o.design_fpr_keys = parse_u64(v);
+        else if (k == "design_peer_part_n") o.design_peer_part_n = parse_u64(v);
         else if (k == "loadavg_interval") o.loadavg_interval = parse_double(v);
         else if (k == "fpp") { o.fpps.clear(); for (auto &s : split(v)) o.fpps.push_back(parse_double(s)); }
         else if (k == "families") {

@@ -13,7 +13,9 @@
 // cache-sectorized 512 with z = 2 and 4 groups of 64-bit sectors, each at
 // a few k. --bf_quick: one k per layout; --bf_full: every n of
 // --bf_design_n, n = 10^8 for one k per layout and bits/key <= 12 only.
-// The cuckoo shapes (shapes.cc) are the contenders the plots add.
+// The cuckoo shapes (shapes.cc) are the contenders the plots add; in a
+// build with -Dbench_peers, the peer libraries' filters (design_peers.cc)
+// run right after each point's shapes, on the same keys.
 #include "bench.h"
 
 #include <algorithm>
@@ -56,11 +58,7 @@ struct Point {
         return std::string(layout->name) + "-k" + std::to_string(shape.k);
     }
     std::string where() const { return "design/" + shape_name() + " n=" + std::to_string(n); }
-    uint64_t bytes() const {
-        uint64_t block = shape.block_bits / 8;
-        uint64_t b = (uint64_t)((double)n * bpk / 8) / block * block;
-        return std::max(b, block);
-    }
+    uint64_t bytes() const { return design_bytes(shape, n, bpk); }
     void destroy() {
         bf_blocked_free(f);
         f = nullptr;
@@ -94,17 +92,7 @@ struct Point {
         finish();
     }
 
-    // The run's absent keys: the FPR stream's keys (odd, so never a
-    // positive), options().design_fpr_keys of them, hashed once.
-    static const std::vector<uint64_t> &negatives() {
-        static std::vector<uint64_t> h;
-        const uint64_t want = options().design_fpr_keys;
-        if (h.size() != want) {
-            h.resize(want);
-            for (uint64_t i = 0; i < want; i++) h[i] = key_hash(neg_key(i));
-        }
-        return h;
-    }
+    static const std::vector<uint64_t> &negatives() { return design_negatives(); }
 
     void counters(benchmark::State &st, double seconds, double ops, bool lookup) {
         set_counters(st, seconds, ops, "blocked");
@@ -134,56 +122,23 @@ std::string bench_name(const Point &p, const std::string &op) {
     return "design/" + p.shape_name() + "/" + op + "/n:" + std::to_string(p.n) + "/bpk:" + std::to_string(p.bpk);
 }
 
-void reg(const std::string &name, std::function<void(benchmark::State &)> fn) {
-    benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
-        ->UseManualTime()
-        ->MinTime(options().min_time)
-        ->Unit(benchmark::kMicrosecond);
-}
-
 // The build, timed: each iteration a fresh filter (allocated untimed) and
 // one batch insert of the n keys; the last stays for the lookups.
-void register_build(std::shared_ptr<Point> p) {
-    reg(bench_name(*p, "build"), [p](benchmark::State &st) {
-        live_release();
-        positives(p->n);
-        double total = 0, ops = 0;
-        for (auto _ : st) {
-            p->make();
-            double t0 = now_s();
-            p->fill();
-            double dt = now_s() - t0;
-            st.SetIterationTime(dt);
-            total += dt;
-            ops += (double)p->n;
-        }
-        p->finish();
-        p->counters(st, total, ops, false);
-    });
-}
+void register_build(std::shared_ptr<Point> p) { register_design_build(bench_name(*p, "build"), p); }
 
+// Batch lookups, each answer written (and checked after the last pass).
 void register_lookup(std::shared_ptr<Point> p) {
-    reg(bench_name(*p, "contains_batch/pos50"), [p](benchmark::State &st) {
-        p->build();
-        const Queries &q = queries(p->n, 50, options().queries);
-        const uint64_t *h = q.set.hashes.data();
-        const size_t cnt = q.set.hashes.size();
-        std::vector<uint8_t> out(cnt);
-        double total = 0, ops = 0;
-        for (auto _ : st) {
-            double t0 = now_s();
-            size_t found = bf_blocked_contains_hashes(p->f, h, cnt, out.data());
-            double dt = now_s() - t0;
-            st.SetIterationTime(dt);
-            total += dt;
-            ops += (double)cnt;
-            if (found < q.num_pos)
-                die("FALSE NEGATIVE: %s: %zu found < %" PRIu64 " positives", p->where().c_str(), found, q.num_pos);
-        }
-        for (size_t i = 0; i < cnt; i++)
-            if (q.is_pos[i] && !out[i]) die("FALSE NEGATIVE: %s, query %zu", p->where().c_str(), i);
-        p->counters(st, total, ops, true);
-    });
+    auto out = std::make_shared<std::vector<uint8_t>>();
+    register_design_lookup(
+        bench_name(*p, "contains_batch/pos50"), p,
+        [p, out](const Queries &q) {
+            out->resize(q.set.hashes.size());
+            return bf_blocked_contains_hashes(p->f, q.set.hashes.data(), q.set.hashes.size(), out->data());
+        },
+        [p, out](const Queries &q) {
+            for (size_t i = 0; i < q.is_pos.size(); i++)
+                if (q.is_pos[i] && !(*out)[i]) die("FALSE NEGATIVE: %s, query %zu", p->where().c_str(), i);
+        });
 }
 
 bool wanted() {
@@ -201,6 +156,31 @@ bool in_matrix(size_t k_index, uint64_t n, unsigned bpk) {
 
 } // namespace
 
+void register_timed(const std::string &name, std::function<void(benchmark::State &)> fn) {
+    benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
+        ->UseManualTime()
+        ->MinTime(options().min_time)
+        ->Unit(benchmark::kMicrosecond);
+}
+
+uint64_t design_bytes(const bf_blocked_shape &shape, uint64_t n, unsigned bpk) {
+    uint64_t block = shape.block_bits / 8;
+    uint64_t b = (uint64_t)((double)n * bpk / 8) / block * block;
+    return std::max(b, block);
+}
+
+// The run's absent keys: the FPR stream's keys (odd, so never a positive),
+// options().design_fpr_keys of them, hashed once.
+const std::vector<uint64_t> &design_negatives() {
+    static std::vector<uint64_t> h;
+    const uint64_t want = options().design_fpr_keys;
+    if (h.size() != want) {
+        h.resize(want);
+        for (uint64_t i = 0; i < want; i++) h[i] = key_hash(neg_key(i));
+    }
+    return h;
+}
+
 uint64_t design_max_bytes() {
     if (!wanted()) return 0;
     uint64_t mx = 0;
@@ -216,7 +196,8 @@ size_t register_design() {
     std::vector<std::string> seen;
     size_t count = 0;
     for (uint64_t n : o.design_ns)
-        for (unsigned bpk : o.design_bpks)
+        for (unsigned bpk : o.design_bpks) {
+            std::vector<DesignShape> group;  // the shapes built at (n, bpk)
             for (const Layout &l : layouts())
                 for (size_t i = 0; i < l.ks.size(); i++) {
                     if (!in_matrix(i, n, bpk)) continue;
@@ -238,7 +219,13 @@ size_t register_design() {
                     register_build(p);
                     register_lookup(p);
                     count += 2;
+                    group.push_back({l.name, p->shape});
                 }
+#ifdef BFB_HAVE_PEERS
+            // The peers' contenders, beside the shapes of the same point.
+            count += register_design_peers(n, bpk, group, bpk == o.design_bpks.front());
+#endif
+        }
     benchmark::AddCustomContext("bf_design_shapes", names);
     benchmark::AddCustomContext("bf_design_shapes_refused", refused);
     return count;

@@ -234,13 +234,6 @@ struct ShapePoint {
     }
 };
 
-void reg(const std::string &name, std::function<void(benchmark::State &)> fn) {
-    benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
-        ->UseManualTime()
-        ->MinTime(options().min_time)
-        ->Unit(benchmark::kMicrosecond);
-}
-
 std::string bench_name(const ShapePoint &p, const std::string &op) {
     return "cuckoo-shapes/" + p.series() + "/" + op + "/n:" + std::to_string(p.n);
 }
@@ -248,7 +241,7 @@ std::string bench_name(const ShapePoint &p, const std::string &op) {
 // The fill, timed: each iteration a fresh table filled key by key; the
 // last stays as the point's filter for the lookups that follow.
 void register_insert(std::shared_ptr<ShapePoint> p) {
-    reg(bench_name(*p, "insert_single"), [p](benchmark::State &st) {
+    register_timed(bench_name(*p, "insert_single"), [p](benchmark::State &st) {
         live_release();
         p->learn_fill();
         double total = 0, ops = 0;
@@ -269,7 +262,7 @@ void register_insert(std::shared_ptr<ShapePoint> p) {
 void register_contains(std::shared_ptr<ShapePoint> p, bool batch) {
     const int pct = 50;
     std::string op = std::string(batch ? "contains_batch" : "contains_single") + "/pos" + std::to_string(pct);
-    reg(bench_name(*p, op), [p, batch](benchmark::State &st) {
+    register_timed(bench_name(*p, op), [p, batch](benchmark::State &st) {
         p->build();
         const Queries &q = queries(p->fill->offered, pct, options().queries);
         const uint64_t *h = q.set.hashes.data();

@@ -23,14 +23,25 @@
 #   --out DIR         write the JSON and plots into DIR (default results/<machine>)
 #   --machine NAME    the results folder name (default: CPU model, cores, best kernel)
 #   --no-plots        skip plot.py
+#   --settle S        before the benchmarks, wait up to S seconds for the
+#                     1-minute load average to fall to 0.5 (default 300 with
+#                     --full, else 0): it still carries the build just made
+#   --peers DIR       add the peer libraries unpacked in DIR to the design series as contenders:
+#                     DIR/partitioned-filters, DIR/libfilter, DIR/fastfilter_cpp (public snapshots,
+#                     each optional, each with an optional UPSTREAM_COMMIT file; docs/benchmarks.md).
+#                     Compiled with their own flags (-march=native: this machine only) in the build
+#                     folder $BF_BENCH_BUILD-peers; rows design-peer/<peer>/<filter>/...
 #   -- ARGS           passed to blockfilter_bench (e.g. --benchmark_filter=REGEX)
 # The run records the load average (/proc/loadavg) before, every 30 s during
 # and after the benchmarks in the JSON ("bf_loadavg") and prints it; the
 # paper refuses a primary run whose recorded load exceeds 1.5.
 # Environment: BF_BENCH_BUILD (default build-bench-release).
+# Exit status 2: a wrong option (a --peers DIR that holds no peer's sources
+# is refused before anything is installed or built).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+start_dir=$PWD
 cd "$root"
 
 mode=default
@@ -38,6 +49,8 @@ extra=()
 out=""
 machine=""
 plots=1
+settle=""
+peers=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --full) mode=full ;;
@@ -57,12 +70,48 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --machine) machine=$2; shift ;;
     --no-plots) plots=0 ;;
+    --settle) settle=$2; shift ;;
+    --peers)
+      [ $# -ge 2 ] && [ -n "$2" ] || { echo "bench.sh: --peers needs a folder (see --help)" >&2; exit 2; }
+      peers=$2; shift ;;
     --) shift; extra+=("$@"); break ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+
+# 0. The peers' sources (--peers DIR), checked before anything is
+# installed or built. What marks each peer here is what marks it in
+# bench/meson.build (peer_marks), which builds what it finds.
+peer_names=(partitioned-filters libfilter fastfilter_cpp)
+peer_marks=(src/bloom/bloom_filter.hpp c/include/filter/block.h src/bloom/simd-block-fixed-fpp.h)
+if [ -n "$peers" ]; then
+  case "$peers" in /*) ;; *) peers="$start_dir/$peers" ;; esac
+  [ -d "$peers" ] || { echo "bench.sh: --peers $peers: no such folder" >&2; exit 2; }
+  peers=$(cd "$peers" && pwd)
+  found=()
+  missing=()
+  for i in "${!peer_names[@]}"; do
+    if [ -f "$peers/${peer_names[$i]}/${peer_marks[$i]}" ]; then
+      found+=("${peer_names[$i]}")
+    else
+      missing+=("${peer_names[$i]} (no ${peer_names[$i]}/${peer_marks[$i]})")
+    fi
+  done
+  if [ ${#found[@]} -eq 0 ]; then
+    echo "bench.sh: --peers $peers holds none of the peers' sources: looked for" \
+      "$(printf '%s/%s, ' "${peer_names[0]}" "${peer_marks[0]}" "${peer_names[1]}" "${peer_marks[1]}" \
+         "${peer_names[2]}" "${peer_marks[2]}" | sed 's/, $//') (docs/benchmarks.md says how to unpack them)" >&2
+    exit 2
+  fi
+  echo "bench.sh: peers from $peers: ${found[*]}${missing:+; missing: ${missing[*]}}"
+  case " ${extra[*]} " in
+    *" --bf_families="*) case " ${extra[*]} " in *" --bf_families="*design*) ;;
+      *) echo "bench.sh: warning: --peers adds contenders to the design series only, which --families leaves out" >&2 ;;
+    esac ;;
+  esac
+fi
 
 # 1. Dependencies.
 if [ -x scripts/setup.sh ]; then
@@ -81,12 +130,16 @@ else
 fi
 
 # 2. An optimised build of the harness.
+# With --peers, a build folder of its own, where the peers are compiled.
 build=${BF_BENCH_BUILD:-build-bench-release}
+[ -z "$peers" ] || build="$build-peers"
 log=$(mktemp)
 if [ ! -f "$build/build.ninja" ]; then
   echo "bench.sh: configuring $build (release)"
   meson setup "$build" --buildtype=release -Db_ndebug=true -Dbench=enabled \
-    -Dtests=false -Dtools=false -Dexamples=false >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+    -Dtests=false -Dtools=false -Dexamples=false -Dbench_peers="$peers" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+elif [ -n "$peers" ]; then
+  meson configure "$build" -Dbench_peers="$peers" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 fi
 echo "bench.sh: building $build/bench/blockfilter_bench"
 ninja -C "$build" -j2 bench/blockfilter_bench >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
@@ -107,6 +160,18 @@ git diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
 stamp=$(date -u +%Y-%m-%dT%H%MZ)
 json="$out/$stamp-$commit.json"
 [ "$mode" = default ] || json="$out/$stamp-$commit-$mode.json"
+
+# The 1-minute load average decays with a 60 s time constant, so right after
+# the build it still reads the compiler: a full run (the paper's primary one
+# must record a quiet machine) waits for it to settle, and says so.
+[ -n "$settle" ] || { settle=0; [ "$mode" = full ] && settle=300; }
+waited=0
+while [ "$waited" -lt "$settle" ] &&
+      awk '{ exit !($1 > 0.5) }' /proc/loadavg; do
+  [ "$waited" = 0 ] && echo "bench.sh: waiting up to ${settle} s for the load average to settle ($(cut -d' ' -f1-3 /proc/loadavg))"
+  sleep 10; waited=$((waited + 10))
+done
+[ "$waited" = 0 ] || echo "bench.sh: waited ${waited} s; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "bench.sh: $mode matrix, machine $machine, writing $json"
 modeflag=()

@@ -2,6 +2,7 @@
 # Builds the paper, paper/blockfilter.pdf, from committed benchmark results.
 #
 #   ./scripts/paper.sh                 the newest full run of every results/<machine>/
+#                                      that the load check below accepts
 #   ./scripts/paper.sh RUN.json...     exactly these runs (one per machine is the idea)
 #
 # Steps: install the Debian packages (scripts/setup.sh --paper: LaTeX,

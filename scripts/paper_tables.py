@@ -1089,8 +1089,9 @@ def design_text(p, outdir):
 
 def newest_full_runs(results):
     """The newest full run of every machine folder under results/ (file
-    names start with the UTC date, so the last in name order is the newest),
-    and the names of all folders."""
+    names start with the UTC date, so the last in name order is the newest)
+    whose recorded load the primary-run check accepts, and the names of all
+    folders."""
     runs, folders = [], []
     for d in sorted(os.listdir(results)):
         path = os.path.join(results, d)
@@ -1098,8 +1099,18 @@ def newest_full_runs(results):
             continue
         folders.append(d)
         full = sorted(f for f in os.listdir(path) if f.endswith("-full.json"))
-        if full:
-            runs.append(os.path.join(path, full[-1]))
+        # The newest run the load check accepts: a newer, loaded one is
+        # named on stderr and passed over, so the paper keeps building.
+        for f in reversed(full):
+            run = os.path.join(path, f)
+            ctx, rows = plot.load(run)[:2]
+            vals = plot.load_values(ctx, rows)
+            if vals and max(vals) > plot.MAX_PRIMARY_LOAD:
+                sys.stderr.write("paper: passing over %s: its recorded load average reached %.2f, above %.1f\n"
+                                 % (run, max(vals), plot.MAX_PRIMARY_LOAD))
+                continue
+            runs.append(run)
+            break
     return runs, folders
 
 

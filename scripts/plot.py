@@ -16,7 +16,8 @@ ns/lookup) at fixed fpp; 4 throughput vs threads; 5 insert ns/op vs n;
 6 the SBBF kernels against the memory limit at fixed filter sizes;
 7 the cuckoo filter's shapes (b, f): FPR and lookup time against bits/key,
 each beside an SBBF of the same size; the design-space series (blocked
-shapes x k x bits/key x n, with the cuckoo shapes as contenders): 8 FPR
+shapes x k x bits/key x n, with the cuckoo shapes and, in a run built with
+the peers (bench.sh --peers), the peer libraries' filters as contenders): 8 FPR
 against bits/key for each layout, 9 the skyline (batch lookup ns against
 FPR for each n, with the Pareto front), 10 which shape wins over (n, T) at
 each memory budget, T the work a negative saves (cost = lookup + FPR x T).
@@ -78,6 +79,13 @@ def load(path):
             r["kind"] = "design"
             r["shape"] = parts[1]
             r["op"] = parts[2]
+        elif parts[0] == "design-peer":
+            # design-peer/<peer>/<filter>/<op>[/pos<P>]/n:<n>[/bpk:<bits>]
+            # (bench/design_peers.cc: a peer library's contender)
+            r["kind"] = "design-peer"
+            r["peer"] = parts[1]
+            r["shape"] = parts[1] + "/" + parts[2]
+            r["op"] = parts[3]
         elif parts[0] == "cuckoo-shapes":
             # cuckoo-shapes/<b1-f8[-semi] | sbbf-b1-f8[-semi]>/<op>[/pos<P>]/n:<n>
             r["kind"] = "shape"
@@ -568,23 +576,81 @@ def design_layout(shape):
     return shape.rsplit("-k", 1)[0]
 
 
-def design_points(rows):
-    """Every design point, one dict per (shape, n, bits/key target): the
-    build row's counters with ns_build and ns_batch added."""
+# The peers' contenders (bench/design_peers.cc): the layout of the series a
+# peer filter matches, from its (block bits, sectors, groups); a static
+# filter (xor, binary fuse) has none. One marker per peer library.
+DESIGN_LAYOUT_OF = {(256, 8, 8): "sbbf", (32, 1, 1): "reg32", (64, 1, 1): "reg64", (512, 1, 1): "blocked512",
+                    (256, 4, 4): "sect256", (512, 8, 8): "sect512", (512, 8, 2): "csect512z2",
+                    (512, 8, 4): "csect512z4"}
+PEER_MARKER = {"partitioned-filters": "*", "libfilter": "P", "fastfilter_cpp": "X"}
+DESIGN_COLOR["static"] = "dimgray"
+DESIGN_LABEL["static"] = "static filter (peer)"
+
+
+def peer_points(rows):
+    """Every peer contender, one dict per (peer/filter, n, bits/key target;
+    0 for a static filter): the build row's counters with ns_build,
+    ns_batch, layout (the series' layout it matches, or "static") and
+    bpk_target added."""
+    out = merged_points(rows, "design-peer")
+    for p in out:
+        p.setdefault("fpr_model", float("nan"))
+        if "block_bits" in p:
+            p["layout"] = DESIGN_LAYOUT_OF.get((int(p["block_bits"]), int(p["sectors"]), int(p["groups"])), "static")
+        else:
+            p["layout"] = "static"
+    return out
+
+
+def merged_points(rows, kind):
+    """One dict per (shape, n, bits/key target; 0 where none) of the rows
+    of a kind: the build row's counters with ns_build, ns_batch and
+    bpk_target added."""
     pts = {}
     for r in rows:
-        if r["kind"] != "design":
+        if r["kind"] != kind:
             continue
-        key = (r["shape"], int(r["n"]), int(r["bits_per_key_target"]))
+        key = (r["shape"], int(r["n"]), int(r.get("bits_per_key_target", 0)))
         p = pts.setdefault(key, dict(r))
         p["ns_build" if r["op"] == "build" else "ns_batch"] = r["ns_per_op"]
-    out = []
     for (sh, n, bpk), p in pts.items():
         p.setdefault("ns_build", float("nan"))
         p.setdefault("ns_batch", float("nan"))
-        p["layout"] = design_layout(sh)
         p["bpk_target"] = bpk
-        out.append(p)
+    return list(pts.values())
+
+
+def peer_cost_fpr(p):
+    """cost_fpr for a peer point (the model may be missing)."""
+    if p["fpr_measured"] > 0 or p["fpr_model"] != p["fpr_model"]:
+        return p["fpr_measured"]
+    return p["fpr_model"]
+
+
+# A peer's filter competes for a memory budget only if the bytes it really
+# allocated fit it, within PEER_BPK_SLACK (partitioned-filters rounds its
+# size up a little; with 1024 partitions it adds a block to each, which at
+# small n is bits per key more than the budget: those do not compete).
+PEER_BPK_SLACK = 0.02
+
+
+def peer_fits(p, n, bpk):
+    """Whether a peer point competes for n keys in bpk bits per key: a
+    Bloom peer built at that point, or a static filter of n keys, whose
+    bits per key fit the budget (PEER_BPK_SLACK)."""
+    if int(p["n"]) != n or p["ns_batch"] != p["ns_batch"]:
+        return False
+    if p["bpk_target"] and p["bpk_target"] != bpk:
+        return False
+    return p["bits_per_key"] <= bpk * (1 + PEER_BPK_SLACK) + 1e-9
+
+
+def design_points(rows):
+    """Every design point, one dict per (shape, n, bits/key target): the
+    build row's counters with ns_build and ns_batch added."""
+    out = merged_points(rows, "design")
+    for p in out:
+        p["layout"] = design_layout(p["shape"])
     return out
 
 
@@ -602,10 +668,12 @@ def cost_fpr(p):
     return p["fpr_measured"] if p["fpr_measured"] > 0 else p["fpr_model"]
 
 
-def design_contenders(rows, n, bpk):
+def design_contenders(rows, n, bpk, peers=False):
     """Who competes for a job of n keys in bpk bits per key: every design
     shape built at that budget, and every cuckoo shape measured at n whose
-    table fits the budget. (name, layout, ns_batch, fpr) each."""
+    table fits the budget; with peers, the peer libraries' filters too
+    (peer_fits; named peer/<peer>/<filter>). (name, layout, ns_batch, fpr)
+    each."""
     out = [(p["shape"], p["layout"], p["ns_batch"], cost_fpr(p)) for p in design_points(rows)
            if int(p["n"]) == n and p["bpk_target"] == bpk and p["ns_batch"] == p["ns_batch"]]
     if n in shape_ns(rows):
@@ -613,6 +681,9 @@ def design_contenders(rows, n, bpk):
             c = shape_point(rows, sh, n)
             if c and c["bits_per_key"] <= bpk + 1e-9 and c["ns_batch"] == c["ns_batch"]:
                 out.append(("cuckoo-" + sh, "cuckoo", c["ns_batch"], cost_fpr(c)))
+    if peers:
+        out += [("peer/" + p["shape"], p["layout"], p["ns_batch"], peer_cost_fpr(p)) for p in peer_points(rows)
+                if peer_fits(p, n, bpk)]
     return out
 
 
@@ -660,8 +731,12 @@ def design_fpr_check(p):
 def draw_design_fpr(axes, rows, size=14):
     """One panel per layout: measured FPR (markers, one per k, n by marker)
     and the exact model (dashes) against bits/key; a last panel for the
-    cuckoo shapes (measured and model)."""
+    cuckoo shapes (measured and model). The peers' filters (peer_points)
+    join the panel of the layout they match, the static ones the last
+    panel: larger black-edged markers of their own (PEER_MARKER), coloured
+    by k as the panel's own points."""
     pts = design_points(rows)
+    peers = peer_points(rows)
     ns = design_ns(rows)
     markers = dict(zip(ns, "osD^v"))
     for ax, lay in zip(axes, DESIGN_LAYOUTS + ("cuckoo",)):
@@ -690,8 +765,20 @@ def draw_design_fpr(axes, rows, size=14):
                                color=col, s=size, label="k = %d" % k if n == ns[0] else None)
                     ax.plot([p["bits_per_key"] for p in sel], [p["fpr_model"] for p in sel], "--", color=col,
                             alpha=0.5, linewidth=0.8)
-            if ks:
-                ax.legend(fontsize=6, loc="lower left")
+        pk = sorted({int(p["k"]) for p in pts if p["layout"] == lay}) if lay != "cuckoo" else []
+        named = set()
+        for p in sorted((q for q in peers if q["layout"] == (lay if lay != "cuckoo" else "static")),
+                        key=lambda q: q["shape"]):
+            k = int(p.get("k", 0))
+            lib = p["peer"]
+            label = None if lib in named else "peer: %s" % lib
+            named.add(lib)
+            if p["fpr_measured"] > 0:
+                ax.scatter([p["bits_per_key"]], [p["fpr_measured"]], marker=PEER_MARKER.get(lib, "h"),
+                           color="C%d" % pk.index(k) if k in pk else "C7", edgecolors="black", linewidths=0.5,
+                           s=size * 3, zorder=4, label=label)
+        if pk or named:
+            ax.legend(fontsize=6, loc="lower left")
         ax.set_yscale("log")
         ax.grid(True, which="major", alpha=0.3)
 
@@ -707,16 +794,20 @@ def plot_design_fpr(ctx, rows, outdir):
         row[0].set_ylabel("false-positive rate")
     neg = [r.get("fpr_negatives") for r in rows if r["kind"] == "design"]
     fig.suptitle("Design space: FPR measured (markers; n = %s by marker: %s) on %s absent keys, and the exact "
-                 "model (dashes) — %s" % (", ".join("%g" % n for n in design_ns(rows)),
+                 "model (dashes)%s — %s" % (", ".join("%g" % n for n in design_ns(rows)),
                                          "/".join("osD^v"[:len(design_ns(rows))]),
-                                         "%g" % max(neg) if neg else "?", machine_name(ctx)), fontsize=10)
+                                         "%g" % max(neg) if neg else "?",
+                                         "; peer libraries' filters: large black-edged markers" if peer_points(rows)
+                                         else "", machine_name(ctx)), fontsize=10)
     fig.tight_layout()
     save(fig, outdir, "8-design-fpr")
 
 
-def draw_skyline(ax, rows, n, size=14, annotate=True):
+def draw_skyline(ax, rows, n, size=14, annotate=True, peers=False):
     """Batch lookup ns against FPR at n: every design point (colour:
-    layout) and cuckoo shape (black x), and the Pareto front of them all."""
+    layout) and cuckoo shape (black x), with peers the peer libraries'
+    filters (their markers, black-edged, colour: the layout they match),
+    and the Pareto front of them all."""
     allp = []
     for p in design_points(rows):
         if int(p["n"]) != n or p["ns_batch"] != p["ns_batch"]:
@@ -731,6 +822,13 @@ def draw_skyline(ax, rows, n, size=14, annotate=True):
                 f = cost_fpr(c)
                 ax.scatter([f], [c["ns_batch"]], marker="x", color="black", s=size, zorder=3)
                 allp.append((f, c["ns_batch"], sh))
+    for p in peer_points(rows) if peers else []:
+        if int(p["n"]) != n or p["ns_batch"] != p["ns_batch"]:
+            continue
+        f = peer_cost_fpr(p)
+        ax.scatter([f], [p["ns_batch"]], marker=PEER_MARKER.get(p["peer"], "h"), color=DESIGN_COLOR.get(p["layout"], "C7"),
+                   edgecolors="black", linewidths=0.5, s=size * 3, zorder=4)
+        allp.append((f, p["ns_batch"], "peer/" + p["shape"] + ("/%d" % p["bpk_target"] if p["bpk_target"] else "")))
     front = pareto_front([(f, ns) for f, ns, _ in allp])
     if front:
         ax.step([f for f, _ in front], [ns for _, ns in front], where="post", color="gray", alpha=0.6,
@@ -747,14 +845,31 @@ def draw_skyline(ax, rows, n, size=14, annotate=True):
     ax.grid(True, which="major", alpha=0.3)
 
 
-def design_legend(fig, fontsize, with_front=True):
+def design_legend(fig, fontsize, with_front=True, peers=(), hatched=False):
+    """The layouts' colours, the cuckoo shapes' marker, the markers of the
+    peer libraries given (peers) and, for the winner map, that a hatched
+    stretch is a peer's (hatched)."""
     from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     h = [Line2D([], [], linestyle="", marker="o", color=DESIGN_COLOR[l], label=DESIGN_LABEL[l])
          for l in DESIGN_LAYOUTS]
     h.append(Line2D([], [], linestyle="", marker="x", color="black", label=DESIGN_LABEL["cuckoo"]))
+    for lib in peers:
+        h.append(Line2D([], [], linestyle="", marker=PEER_MARKER.get(lib, "h"), color="white", markeredgecolor="black",
+                        markersize=8, label="peer: " + lib))
+    if peers:
+        h.append(Line2D([], [], linestyle="", marker="o", color=DESIGN_COLOR["static"], label=DESIGN_LABEL["static"]))
+    if hatched:
+        h.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="a peer's filter wins"))
     if with_front:
         h.append(Line2D([], [], linestyle="-", color="gray", label="Pareto front"))
     fig.legend(handles=h, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=5, fontsize=fontsize, frameon=False)
+
+
+def peer_libs(rows):
+    """The peer libraries a run measured, in PEER_MARKER's order."""
+    have = {p["peer"] for p in peer_points(rows)}
+    return [lib for lib in PEER_MARKER if lib in have] + sorted(have - set(PEER_MARKER))
 
 
 def plot_design_skyline(ctx, rows, outdir):
@@ -763,32 +878,36 @@ def plot_design_skyline(ctx, rows, outdir):
         return
     fig, axes = plt.subplots(1, len(ns), figsize=(6 * len(ns), 5), squeeze=False)
     for ax, n in zip(axes[0], ns):
-        draw_skyline(ax, rows, n)
+        draw_skyline(ax, rows, n, peers=True)
     axes[0][0].set_ylabel("ns per batch lookup, 50% positives")
     fig.suptitle("The skyline: lookup time against FPR, every shape x k x bits/key — %s; %s" %
                  (machine_name(ctx), kernel_note(ctx)), fontsize=10)
     fig.tight_layout()
-    design_legend(fig, 8)
+    design_legend(fig, 8, peers=peer_libs(rows))
     save(fig, outdir, "9-design-skyline")
 
 
-def draw_winner(ax, rows, bpk, fontsize=6):
+def draw_winner(ax, rows, bpk, fontsize=6, peers=False):
     """Which contender has the least lookup + FPR x T, for every n of the
-    series (rows) and T from 1 ns to 100 us (columns), at bpk bits per key."""
+    series (rows) and T from 1 ns to 100 us (columns), at bpk bits per key;
+    with peers the peer libraries' filters compete too (hatched where one
+    wins)."""
     from matplotlib.patches import Rectangle
     ns = design_ns(rows)
     ts = design_t_grid()
     edges = [math.sqrt(a * b) for a, b in zip(ts, ts[1:])]
     edges = [DESIGN_T_MIN] + edges + [DESIGN_T_MAX]
     for j, n in enumerate(ns):
-        cont = design_contenders(rows, n, bpk)
+        cont = design_contenders(rows, n, bpk, peers=peers)
         prev = None
         for i, t in enumerate(ts):
             w = design_winner(cont, t)
             if not w:
                 continue
+            peer = w[0].startswith("peer/")
             ax.add_patch(Rectangle((edges[i], j - 0.45), edges[i + 1] - edges[i], 0.9,
-                                   color=DESIGN_COLOR.get(w[1], "C7"), alpha=0.75, linewidth=0))
+                                   facecolor=DESIGN_COLOR.get(w[1], "C7"), alpha=0.75, linewidth=0,
+                                   hatch="///" if peer else None, edgecolor="black" if peer else None))
             if prev != w[0]:  # name each run of one winner where it starts
                 prev = w[0]
                 ax.text(edges[i] * 1.05, j, w[0].replace("cuckoo-", ""), fontsize=fontsize, va="center",
@@ -809,12 +928,13 @@ def plot_design_winner(ctx, rows, outdir):
     fig, axes = plt.subplots(len(bpks), 1, figsize=(12, 1.2 + 0.6 * len(design_ns(rows)) * len(bpks)),
                              squeeze=False)
     for ax, b in zip(axes[:, 0], bpks):
-        draw_winner(ax, rows, b)
+        draw_winner(ax, rows, b, peers=True)
         ax.set_ylabel("n")
     fig.suptitle("Which shape wins: least batch lookup ns + FPR x T at a fixed memory budget (cuckoo shapes "
-                 "whose table fits it compete) — %s" % machine_name(ctx), fontsize=10)
+                 "whose table fits it compete%s) — %s" %
+                 (", and the peer libraries' filters" if peer_points(rows) else "", machine_name(ctx)), fontsize=10)
     fig.tight_layout()
-    design_legend(fig, 8, with_front=False)
+    design_legend(fig, 8, with_front=False, peers=peer_libs(rows), hatched=bool(peer_points(rows)))
     save(fig, outdir, "10-design-winner")
 
 
@@ -904,6 +1024,36 @@ def summary(ctx, rows):
             if cont:
                 print("  %2d bits/key, winner at T = %s" % (b, ", ".join(
                     "%g ns: %s" % (t, design_winner(cont, t)[0]) for t in (1, 100, 1e4, 1e5))))
+        peer_table(rows, n, sel)
+
+
+def peer_table(rows, n, ours):
+    """The peers' filters at n (peer_points), each beside the series' shape
+    of the same layout, k and bits/key (ours: that n's design points), and
+    the winners once they compete."""
+    pts = sorted((p for p in peer_points(rows) if int(p["n"]) == n), key=lambda p: (p["bpk_target"], p["shape"]))
+    if not pts:
+        return
+    print()
+    print("Peers at n = %.0e, on the same keys (vs ours: ns over the series' shape of the same layout, k and "
+          "bits/key; static filters size themselves):" % n)
+    fmt = "%-46s %4s %8s %10s %10s %9s %9s %11s %11s"
+    print(fmt % ("peer/filter", "bpk", "bits/key", "FPR meas.", "FPR model", "ns build", "ns batch", "build/ours",
+                 "batch/ours"))
+    for p in pts:
+        twin = [q for q in ours if q["layout"] == p["layout"] and int(q["k"]) == int(p.get("k", -1)) and
+                q["bpk_target"] == p["bpk_target"]]
+        t = twin[0] if twin else {}
+        print(fmt % (p["shape"], p["bpk_target"] or "-", "%.2f" % p["bits_per_key"],
+                     "%.3g%%" % (100 * p["fpr_measured"]), "%.3g%%" % (100 * p["fpr_model"]),
+                     "%.2f" % p["ns_build"], "%.2f" % p["ns_batch"],
+                     "%.2f" % (p["ns_build"] / t["ns_build"]) if t else "-",
+                     "%.2f" % (p["ns_batch"] / t["ns_batch"]) if t else "-"))
+    for b in design_bpks(rows):
+        cont = design_contenders(rows, n, b, peers=True)
+        if cont:
+            print("  %2d bits/key, with the peers, winner at T = %s" % (b, ", ".join(
+                "%g ns: %s" % (t, design_winner(cont, t)[0]) for t in (1, 100, 1e4, 1e5))))
 
 
 def compare(a, b, outdir):

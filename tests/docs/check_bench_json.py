@@ -29,7 +29,14 @@ series) with a JSON file and a short sampling interval, then checks:
   results/ that has the series; the rule itself refuses a point 6 % off;
   plot.py's summary has its table, and it draws figures 8-10 (FPR against
   bits/key, the skyline, the winner map), and the paper's design section is written, and says so when the
-  primary run lacks the series.
+  primary run lacks the series;
+- the peers' rows (design-peer/..., bench/design_peers.cc; runs built with
+  bench.sh --peers, which CI cannot make): made here from the run's own
+  design rows, they are read as peers beside the series, not into it;
+  they compete in the winner map and the summary only where asked, a
+  static filter only within its bits per key; plot.py draws figures 8-10
+  and the summary's peer table with them, and the paper's design section
+  is the same with and without them.
 
 Exits 77 (skipped) where matplotlib or /proc/loadavg is missing, and under
 a forced kernel other than the CPU's best (--once-per-cpu).
@@ -161,8 +168,23 @@ def main():
     fn, tools = refused(with_load(None), "unrecorded")
     step("a run with no record is not refused (the paper says it has none)",
          not fn and not any(t[0] for t in tools), " | ".join(t[1][-300:] for t in tools))
+    # paper.sh's default choice: per folder, the newest full run the check
+    # accepts; a newer loaded one is passed over and named.
+    folder = os.path.join(work, "listing", "some-machine")
+    os.makedirs(folder, exist_ok=True)
+    quiet_run = os.path.join(folder, "2026-01-01T0000Z-aaaaaaaaaaaa-full.json")
+    loaded_run = os.path.join(folder, "2026-01-02T0000Z-bbbbbbbbbbbb-full.json")
+    for path, value in ((quiet_run, 1.0), (loaded_run, 2.0)):
+        with open(path, "w") as f:
+            json.dump(with_load(value), f)
+    r = subprocess.run([PY, os.path.join(src, "scripts", "paper_tables.py"), "--list-runs",
+                        os.path.join(work, "listing")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    step("paper_tables.py --list-runs passes over a newer loaded run, names it, and lists the quiet one",
+         r.returncode == 0 and r.stdout.decode().split() == [quiet_run] and "passing over" in r.stderr.decode()
+         and os.path.basename(loaded_run) in r.stderr.decode(), r.stdout.decode() + r.stderr.decode())
     check_shapes(data, run_json, src, work, step)
     check_design(data, run_json, src, work, step)
+    check_design_peers(data, src, work, step)
     print("%s" % ("all passed" if not failed else "%d failed" % failed))
     return 1 if failed else 0
 
@@ -325,6 +347,88 @@ def check_design(data, run_json, src, work, step):
         tex = f.read()
     step("... and says so when the primary run lacks the series",
          "did not measure the design-space series" in tex and "includegraphics" not in tex, tex[:400])
+
+
+def check_design_peers(data, src, work, step):
+    """Peer rows, made from the run's design rows, through plot.py and the
+    paper (step counts the failures)."""
+    import plot
+    import paper_tables
+    bench = [b for b in data["benchmarks"] if b.get("run_type") != "aggregate"]
+    design = [b for b in bench if b["name"].startswith("design/")]
+    fastest = min(b["counters"]["ns_per_op"] if "counters" in b else b["ns_per_op"] for b in design)
+    peers = []
+    # Bloom peers: renamed copies of two shapes' rows; the SBBF's twin made
+    # the fastest of all, so it must win the winner map at small T.
+    for ours, theirs in (("design/sbbf-k8/", "design-peer/libfilter/block/"),
+                         ("design/sect256-k8/", "design-peer/partitioned-filters/Sectorized256-k8/")):
+        for b in design:
+            if b["name"].startswith(ours):
+                c = copy.deepcopy(b)
+                for key in ("name", "run_name"):
+                    c[key] = c[key].replace(ours, theirs)
+                c["label"] = "peer/" + theirs.split("/", 1)[1].rstrip("/")
+                if "libfilter" in theirs and "contains_batch" in c["name"]:
+                    c["ns_per_op"] = fastest / 100
+                peers.append(c)
+    # A static filter at the run's first n: 9.84 bits/key, no shape.
+    n0 = min(int(b["n"]) for b in design)
+    for op in ("build", "contains_batch/pos50"):
+        b = next(b for b in design if b["name"].startswith("design/sbbf-k8/" + op + "/n:%d/" % n0))
+        c = copy.deepcopy(b)
+        for key in ("block_bits", "sectors", "groups", "k", "bits_per_key_target", "fpr_model"):
+            c.pop(key, None)
+        c["name"] = c["run_name"] = "design-peer/fastfilter_cpp/xor8/%s/n:%d" % (op, n0)
+        c["bits_per_key"], c["fpr_measured"], c["static"] = 9.84, 0.0039, 1
+        peers.append(c)
+    synth = copy.deepcopy(data)
+    synth["benchmarks"] = data["benchmarks"] + peers
+    path = os.path.join(work, "run-peers.json")
+    with open(path, "w") as f:
+        json.dump(synth, f)
+    ctx, rows = plot.load(path)
+    _, rows0 = plot.load(os.path.join(work, "run.json"))
+    pts = plot.peer_points(rows)
+    bpks = plot.design_bpks(rows)
+    layouts = sorted({(p["shape"], p["layout"]) for p in pts})
+    step("plot.py reads the peer rows as peers, each matched to the series' layout (%s)" % layouts,
+         len(pts) == 2 * len(bpks) * len(plot.design_ns(rows)) + 1 and layouts == [
+             ("fastfilter_cpp/xor8", "static"), ("libfilter/block", "sbbf"),
+             ("partitioned-filters/Sectorized256-k8", "sect256")], str(layouts))
+    step("... and not into the series", len(plot.design_points(rows)) == len(plot.design_points(rows0)))
+    lo, hi = min(bpks), max(bpks)
+    c_lo, c_hi = plot.design_contenders(rows, n0, lo, peers=True), plot.design_contenders(rows, n0, hi, peers=True)
+    step("the peers compete only where asked, a static filter only within its bits per key",
+         plot.design_contenders(rows, n0, lo) == plot.design_contenders(rows0, n0, lo) and
+         "peer/libfilter/block" in [c[0] for c in c_lo] and
+         ("peer/fastfilter_cpp/xor8" in [c[0] for c in c_hi]) == (hi >= 9.84) and
+         ("peer/fastfilter_cpp/xor8" in [c[0] for c in c_lo]) == (lo >= 9.84),
+         "%s | %s" % ([c[0] for c in c_lo], [c[0] for c in c_hi]))
+    step("the fastest peer wins the winner map at T = 1 ns",
+         plot.design_winner(c_lo, 1)[0] == "peer/libfilter/block", str(plot.design_winner(c_lo, 1)))
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), path, "--summary"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = p.stdout.decode()
+    step("plot.py --summary has the peer table and the winners with the peers", p.returncode == 0 and
+         "Peers at n = " in out and "\nlibfilter/block " in out and "fastfilter_cpp/xor8 " in out and
+         "with the peers, winner at T = 1 ns: peer/libfilter/block" in out, out[-1500:])
+    figs = os.path.join(work, "figs-peers")
+    p = subprocess.run([PY, os.path.join(src, "scripts", "plot.py"), path, "--outdir", figs],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    drawn = [os.path.exists(os.path.join(figs, "run-peers-%s.png" % f))
+             for f in ("8-design-fpr", "9-design-skyline", "10-design-winner")]
+    step("plot.py draws figures 8, 9 and 10 with the peers", p.returncode == 0 and all(drawn),
+         p.stdout.decode()[-1500:])
+    tex = {}
+    for name, rs in (("with", rows), ("without", rows0)):
+        tex_dir = os.path.join(work, "tex-design-peers-" + name)
+        os.makedirs(tex_dir, exist_ok=True)
+        paper_tables.NUM.clear()
+        paper_tables.NUM["p-path"] = "run"
+        paper_tables.design_text(plot.run_info(path, ctx, rs), tex_dir)
+        with open(os.path.join(tex_dir, "text-design.tex")) as f:
+            tex[name] = f.read()
+    step("the paper's design section is the same with the peers' rows", tex["with"] == tex["without"])
 
 
 if __name__ == "__main__":

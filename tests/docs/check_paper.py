@@ -54,9 +54,10 @@ def main():
          p.stderr.decode())
 
     listing = subprocess.run([PY, os.path.join(src, "scripts", "paper_tables.py"), "--list-runs",
-                              os.path.join(src, "results")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                              os.path.join(src, "results")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     runs = [r for r in listing.stdout.decode().split("\n") if r]
-    if not step("a full run under results/", listing.returncode == 0 and bool(runs), listing.stdout.decode()):
+    if not step("a full run under results/", listing.returncode == 0 and bool(runs),
+                listing.stdout.decode() + listing.stderr.decode()):
         print("%d passed, %d failed" % (passed, failed))
         return 1
     for tool, extra in (("plot.py", ["--paper", work, "--numbers", numbers]),
