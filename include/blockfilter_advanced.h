@@ -64,8 +64,13 @@ BF_API const char *bf_sbbf_kernel(const bf_sbbf *f);
  * gain (lookups writing out[] only when forced), unless the
  * environment variable BLOCKFILTER_PARTITION=on|off (read once per process)
  * says otherwise; ON and OFF force it for this filter. Partitioning needs
- * scratch memory (about half the filter's size at most); when it cannot be
- * had the call takes the plain path, so no call fails for want of it.
+ * scratch memory (at most about the filter's size, 1.5 times for lookups
+ * writing out[]); when it cannot be had the call takes the plain path, so
+ * no call fails for want of it. The filter keeps one such block between
+ * batches (so a batch does not fault in fresh pages) and frees it in
+ * bf_sbbf_free and in bf_sbbf_set_partitioning (any mode: a way to give
+ * it back early). Concurrent lookups stay safe: each batch takes the kept
+ * block atomically or allocates its own.
  * Set the mode while no other thread uses the filter.
  */
 enum { BF_PARTITION_AUTO = 0, BF_PARTITION_ON = 1, BF_PARTITION_OFF = 2 };

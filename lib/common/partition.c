@@ -28,26 +28,67 @@ bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_byte
     return plan;
 }
 
-int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn flush,
-                  void *ctx) {
+/* A scratch block: memory from bf__alloc_bits (2 MiB and more: its own
+ * mapping, offered for huge pages), whose first 64 bytes hold the
+ * bf_region to free it with; the buckets follow. Kept in a filter's cache
+ * between batches, its pages stay faulted in: a fresh block would be
+ * faulted in and zeroed by the kernel on every call (at 10^8 keys about
+ * the filter's own size, 125 MiB, docs/kernels.md). */
+#define SCRATCH_HEAD 64
+_Static_assert(sizeof(bf_region) <= SCRATCH_HEAD, "scratch header");
+
+static size_t scratch_bytes(const void *mem) {
+    bf_region r;
+    memcpy(&r, mem, sizeof r);
+    return r.len;
+}
+
+static void scratch_free(void *mem) {
+    if (!mem) return;
+    bf_region r;
+    memcpy(&r, mem, sizeof r);
+    bf__free_bits(&r);
+}
+
+/* A block of at least bytes (header included): the cached one if it is
+ * large enough, else a new one; NULL if none can be had. */
+static void *scratch_take(void **cache, size_t bytes) {
+    void *mem = cache ? __atomic_exchange_n(cache, NULL, __ATOMIC_ACQUIRE) : NULL;
+    if (mem && scratch_bytes(mem) >= bytes) return mem;
+    scratch_free(mem);
+    bf_region r;
+    if (bf__alloc_bits(&r, bytes)) return NULL;
+    memcpy(r.ptr, &r, sizeof r);
+    return r.ptr;
+}
+
+void bf__part_cache_drop(void **cache) {
+    scratch_free(__atomic_exchange_n(cache, NULL, __ATOMIC_ACQUIRE));
+}
+
+int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, size_t extra, void **cache,
+                  bf_part_flush_fn flush, void *ctx) {
     memset(p, 0, sizeof *p);
     size_t parts = (size_t)1 << plan.bits;
     size_t cap = (plan.cap + 7) & ~(size_t)7; /* whole lines */
-    /* Staging lines, hashes, positions, fill counters: one region, every
-     * part 64-byte aligned (parts is even, cap a multiple of 8). */
+    /* Header, staging lines, hashes, positions, fill counters, the
+     * caller's bytes: every part 64-byte aligned (parts is even, cap a
+     * multiple of 8, the block itself 64-byte aligned). */
     size_t per = sizeof(uint64_t) + (with_pos ? sizeof(uint32_t) : 0);
-    size_t slots, bytes, fixed = parts * (64 + 32 + sizeof(uint32_t));
-    if (bf_mul_overflow(parts, cap, &slots) || bf_mul_overflow(slots, per, &bytes) ||
-        bytes + fixed < bytes)
+    size_t fill = (parts * sizeof(uint32_t) + 63) & ~(size_t)63;
+    size_t tail = (extra + 63) & ~(size_t)63;
+    size_t fixed = SCRATCH_HEAD + parts * (64 + (with_pos ? 32 : 0)) + fill;
+    size_t slots, bytes;
+    if (tail < extra || bf_mul_overflow(parts, cap, &slots) ||
+        bf_mul_overflow(slots, per, &bytes) || bytes + fixed < bytes ||
+        bytes + fixed + tail < bytes + fixed)
         return BF_ENOMEM;
-    /* Heap memory, not bf__alloc_bits: within the budget, the allocator
-     * hands the same pages back call after call, where a fresh mapping
-     * would be faulted in and zeroed by the kernel every time. */
-    if (bytes + fixed + 64 < bytes || !(p->mem = bf__malloc(bytes + fixed + 64))) {
-        memset(p, 0, sizeof *p);
-        return BF_ENOMEM;
-    }
-    uint8_t *at = (uint8_t *)(((uintptr_t)p->mem + 63) & ~(uintptr_t)63);
+    bytes += fixed + tail;
+    uint8_t *at = scratch_take(cache, bytes);
+    if (!at) return BF_ENOMEM;
+    p->mem = at;
+    p->cache = cache;
+    at += SCRATCH_HEAD;
     p->stage = (uint64_t *)(void *)at;
     at += parts * 64;
     p->hashes = (uint64_t *)(void *)at;
@@ -60,6 +101,8 @@ int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn
     }
     p->fill = (uint32_t *)(void *)at;
     memset(p->fill, 0, parts * sizeof(uint32_t));
+    at += fill;
+    p->extra = extra ? at : NULL;
     p->shift = 64 - plan.bits;
     p->parts = parts;
     p->cap = cap;
@@ -75,7 +118,13 @@ void bf__part_flush_all(bf_part *p) {
 
 void bf__part_finish(bf_part *p) {
     bf__part_flush_all(p);
-    bf__free(p->mem);
+    void *mem = p->mem, *empty = NULL;
+    /* Released: the next batch to take it (any thread) sees this one's
+     * writes done. */
+    if (p->cache && __atomic_compare_exchange_n(p->cache, &empty, mem, false, __ATOMIC_RELEASE,
+                                                __ATOMIC_RELAXED))
+        mem = NULL;
+    scratch_free(mem);
     memset(p, 0, sizeof *p);
 }
 
@@ -159,18 +208,22 @@ int bf__part_batch_begin(bf_part_batch *s, const bf_part_target *t, const bf_par
     /* Positions: 4 more bytes a hash. */
     bf_part_plan plan = bf__part_plan(t->num_bytes, n, tun->region_bytes, tun->reuse,
                                       out ? tun->budget / 3 * 2 : tun->budget);
-    if (out && !(s->ans = bf__malloc(plan.cap + 8))) return BF_ENOMEM; /* cap, rounded up to lines */
-    if (bf__part_init(&s->part, plan, out != NULL, write ? flush_insert : flush_contains, s)) {
-        bf__free(s->ans);
-        s->ans = NULL;
+    /* With out[], one bucket's answers (cap, rounded up to lines). */
+    size_t ans = out ? plan.cap + 8 : 0;
+    if (bf__part_init(&s->part, plan, out != NULL, ans, t->cache,
+                      write ? flush_insert : flush_contains, s))
         return BF_ENOMEM;
-    }
+    s->ans = s->part.extra;
     return BF_OK;
 }
 
 size_t bf__part_batch_end(bf_part_batch *s) {
     bf__part_finish(&s->part);
-    bf__free(s->ans);
     s->ans = NULL;
     return s->found;
+}
+
+int bf__part_batch_chunk(void *ctx, const uint64_t *hashes, size_t m, size_t off) {
+    bf__part_add(&((bf_part_batch *)ctx)->part, hashes, m, off);
+    return BF_OK;
 }

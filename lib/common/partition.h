@@ -44,9 +44,11 @@ typedef struct bf_part {
     uint32_t *pstage;     /* parts * 8: its positions, or NULL */
     uint32_t *fill;       /* parts: hashes in each bucket, staged ones included */
     size_t base;          /* positions are relative to it */
+    void *extra;          /* the caller's extra bytes (bf__part_init), or NULL */
     bf_part_flush_fn flush;
     void *ctx;
-    void *mem;            /* everything above, one allocation */
+    void *mem;            /* everything above, one scratch block (bf__part_init) */
+    void **cache;         /* where mem goes back at the end, or NULL */
 } bf_part;
 
 /* How a batch of n hashes over a filter of filter_bytes is partitioned:
@@ -84,14 +86,24 @@ BF_HIDDEN int bf__part_mode(int mode);
 BF_HIDDEN bool bf__part_pays(int mode, uint64_t filter_bytes, size_t n, bool with_out,
                              const bf_part_tuning *t);
 
-/* Allocates the buckets (with positions if with_pos). BF_ENOMEM leaves p
- * empty and nothing allocated: callers then go the unpartitioned way. */
-BF_HIDDEN int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, bf_part_flush_fn flush,
-                            void *ctx);
+/* Sets up the buckets (with positions if with_pos) and `extra` more bytes
+ * for the caller (p->extra, 64-byte aligned), all in one scratch block:
+ * the one parked in *cache if there is one and it is large enough (taken
+ * with an atomic exchange, so concurrent batches on one filter never
+ * share it; one too small is freed), else a new one. cache may be NULL
+ * (nothing kept between calls). BF_ENOMEM leaves p empty and nothing
+ * allocated: callers then go the unpartitioned way. */
+BF_HIDDEN int bf__part_init(bf_part *p, bf_part_plan plan, bool with_pos, size_t extra,
+                            void **cache, bf_part_flush_fn flush, void *ctx);
 /* Flushes every non-empty bucket, in region order. */
 BF_HIDDEN void bf__part_flush_all(bf_part *p);
-/* bf__part_flush_all, then frees the buckets. */
+/* bf__part_flush_all, then parks the scratch block in *p->cache if that
+ * is empty (a concurrent batch may have parked its own first), else frees
+ * it. */
 BF_HIDDEN void bf__part_finish(bf_part *p);
+/* Frees the scratch block parked in *cache, if any: a filter's free, and
+ * calls that must not overlap its batches anyway (the mode setters). */
+BF_HIDDEN void bf__part_cache_drop(void **cache);
 
 /* Software write combining: a bucket's hashes gather in its staging line
  * (in L1) and go to the bucket a full 64-byte line at a time, with
@@ -167,7 +179,8 @@ static inline void bf__part_add(bf_part *p, const uint64_t *hashes, size_t m, si
 /* A filter as a partitioned batch sees it: its bitset of num_blocks blocks
  * of block_bytes, its block index (never decreasing as the hash grows),
  * and its own batch lookup (answers to out, or only the count) and
- * insert, which each flush calls. */
+ * insert, which each flush calls; cache: where the filter keeps a scratch
+ * block between batches (bf__part_init), or NULL. */
 typedef struct bf_part_target {
     const void *f;
     const uint8_t *data;
@@ -177,6 +190,7 @@ typedef struct bf_part_target {
     uint64_t (*block_index)(uint64_t hash, uint64_t num_blocks);
     size_t (*contains)(const void *f, const uint64_t *h, size_t m, uint8_t *out);
     void (*insert)(void *f, const uint64_t *h, size_t m);
+    void **cache;
 } bf_part_target;
 
 /* One partitioned batch over one filter. */
@@ -195,9 +209,15 @@ typedef struct bf_part_batch {
 BF_HIDDEN int bf__part_batch_begin(bf_part_batch *s, const bf_part_target *t,
                                    const bf_part_tuning *tun, size_t n, uint8_t *out,
                                    bool write);
-/* Probes or sets everything still buffered, frees the scratch memory and
- * returns the number of keys found (contains). */
+/* Probes or sets everything still buffered, parks or frees the scratch
+ * memory (bf__part_finish) and returns the number of keys found
+ * (contains). */
 BF_HIDDEN size_t bf__part_batch_end(bf_part_batch *s);
+
+/* The key pipeline's chunk callback (bf_keys_fn, hash/key_batch.h) for a
+ * partitioned batch: ctx is the bf_part_batch; each hashed chunk of m
+ * keys, batch positions off.., goes to the buckets. Returns BF_OK. */
+BF_HIDDEN int bf__part_batch_chunk(void *ctx, const uint64_t *hashes, size_t m, size_t off);
 
 /* A caller's hash array, appended in slices of 2^16 (positions from 0). */
 static inline void bf__part_add_array(bf_part *p, const uint64_t *hashes, size_t n) {

@@ -341,18 +341,12 @@ static int insert_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
     return BF_OK;
 }
 
-/* Partitioned: each hashed chunk goes to the buckets. */
-static int part_chunk(void *vctx, const uint64_t *h, size_t m, size_t off) {
-    bf__part_add(&((bf_part_batch *)vctx)->part, h, m, off);
-    return BF_OK;
-}
-
 /* Unchecked: the family's key operations and the public calls below. */
 static size_t keys_contains(const bf_blocked *f, const bf_keys *keys, size_t n, uint8_t *out) {
     bf_part_batch s;
     if (part_begin(&s, f, n, out, false)) {
-        bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, false, part_chunk,
-                          &s);
+        bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, false,
+                          bf__part_batch_chunk, &s);
         return bf__part_batch_end(&s);
     }
     contains_ctx c = {.f = f, .out = out};
@@ -364,7 +358,7 @@ static int keys_insert(bf_blocked *f, const bf_keys *keys, size_t n) {
     bf_part_batch s;
     if (part_begin(&s, f, n, NULL, true)) {
         int rc = bf__keys_pipeline(keys, n, f->seed, bf__hash_kernel_default(), NULL, true,
-                                   part_chunk, &s);
+                                   bf__part_batch_chunk, &s);
         bf__part_batch_end(&s);
         return rc;
     }

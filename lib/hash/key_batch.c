@@ -122,12 +122,6 @@ static int sbbf_insert_chunk(void *vctx, const uint64_t *hashes, size_t m, size_
     return BF_OK;
 }
 
-/* Partitioned (sbbf_partition.h): each hashed chunk goes to the buckets. */
-static int sbbf_part_chunk(void *vctx, const uint64_t *hashes, size_t m, size_t off) {
-    bf__sbbf_part_add(vctx, hashes, m, off);
-    return BF_OK;
-}
-
 /* Runs the batch partitioned if that pays and the scratch memory can be
  * had; false when nothing was done. */
 static bool sbbf_keys_part(const bf_sbbf *f, const bf_keys *keys, size_t n, uint8_t *out,
@@ -136,7 +130,7 @@ static bool sbbf_keys_part(const bf_sbbf *f, const bf_keys *keys, size_t n, uint
     if (!bf__sbbf_partition_pays(f, n, out != NULL) || bf__sbbf_part_begin(&s, f, n, out, write))
         return false;
     bf__keys_pipeline(keys, n, bf_sbbf_seed(f), bf__sbbf_hash_kernel(f), NULL, write,
-                      sbbf_part_chunk, &s);
+                      bf__part_batch_chunk, &s);
     *found = bf__sbbf_part_end(&s);
     return true;
 }

@@ -117,6 +117,7 @@ int bf_sbbf_view(bf_sbbf **out, const void *bitset, size_t num_bytes) {
 
 void bf_sbbf_free(bf_sbbf *f) {
     if (!f) return;
+    bf__part_cache_drop(&f->part_scratch);
     bf__free_bits(&f->region);
     bf__free(f->alloc_base);
 }

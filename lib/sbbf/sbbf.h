@@ -34,6 +34,8 @@ struct bf_sbbf {
     bf_region region;          /* owned memory, kind 0 for a view */
     void *alloc_base;          /* the allocation this object sits in (sbbf.c) */
     int partition_mode;        /* BF_PARTITION_* (sbbf_partition.c) */
+    void *part_scratch;        /* partitioned batches' scratch, kept between
+                                * them (common/partition.h), or NULL */
 };
 _Static_assert(offsetof(struct bf_sbbf, layout) == 0, "layout first");
 _Static_assert(offsetof(struct bf_sbbf, tag) == offsetof(bf_sbbf_layout, tag), "tag");

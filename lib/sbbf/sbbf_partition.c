@@ -18,6 +18,9 @@ bf_sbbf_part_tuning bf__sbbf_part_tuning = {
 int bf_sbbf_set_partitioning(bf_sbbf *f, int mode) {
     if (!f || mode < BF_PARTITION_AUTO || mode > BF_PARTITION_OFF) return BF_EINVAL;
     f->partition_mode = mode;
+    /* Not concurrent with f's batches (docs/thread-safety.md): a way to
+     * give the kept scratch memory back, whatever the mode. */
+    bf__part_cache_drop(&f->part_scratch);
     return BF_OK;
 }
 
@@ -39,7 +42,10 @@ static void insert(void *f, const uint64_t *h, size_t m) { bf__sbbf_insert_hashe
 int bf__sbbf_part_begin(bf_sbbf_part *s, const bf_sbbf *f, size_t n, uint8_t *out, bool write) {
     bf_part_target t = {.f = f, .data = f->data, .num_blocks = f->num_blocks,
                         .block_bytes = BF_SBBF_BLOCK_BYTES, .num_bytes = f->num_bytes,
-                        .block_index = block_index, .contains = contains, .insert = insert};
+                        .block_index = block_index, .contains = contains, .insert = insert,
+                        /* The object is the library's own (never const
+                         * memory); the cache is taken atomically. */
+                        .cache = &((bf_sbbf *)(uintptr_t)f)->part_scratch};
     return bf__part_batch_begin(s, &t, &bf__sbbf_part_tuning, n, out, write);
 }
 

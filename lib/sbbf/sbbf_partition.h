@@ -30,13 +30,11 @@ BF_HIDDEN bool bf__sbbf_partition_pays(const bf_sbbf *f, size_t n, bool with_out
  * memory cannot be had: nothing started, take the plain path. */
 BF_HIDDEN int bf__sbbf_part_begin(bf_sbbf_part *s, const bf_sbbf *f, size_t n, uint8_t *out,
                                   bool write);
-/* Adds m hashes, batch positions off.. (any alignment). */
-static inline void bf__sbbf_part_add(bf_sbbf_part *s, const uint64_t *hashes, size_t m,
-                                     size_t off) {
-    bf__part_add(&s->part, hashes, m, off);
-}
-/* Probes or sets everything still buffered, frees the scratch memory and
- * returns the number of keys found (contains). */
+/* Hashes go in through bf__part_add(&s->part, ...), or per hashed key
+ * chunk through bf__part_batch_chunk (common/partition.h). */
+/* Probes or sets everything still buffered, keeps the scratch memory for
+ * f's next batch (or frees it) and returns the number of keys found
+ * (contains). */
 static inline size_t bf__sbbf_part_end(bf_sbbf_part *s) { return bf__part_batch_end(s); }
 
 /* The hash batches, partitioned when bf__sbbf_partition_pays and the

@@ -11,7 +11,9 @@
  * failing (the call still answers, on the plain path), the mode calls,
  * BLOCKFILTER_PARTITION, and the automatic rule (large filters, large
  * batches, not lookups writing out[]), observed through the allocation
- * counter (a partitioned call allocates its scratch).
+ * counter (a partitioned call allocates its scratch), and the scratch
+ * block a filter keeps between batches (reused, replaced when too small,
+ * freed with the filter and by the mode setter).
  *
  * Plain C (no criterion), so it also runs under qemu-user and in every
  * kernel setup. Exit status 0 on success, 1 on failure.
@@ -185,8 +187,10 @@ done:
 }
 
 /* Allocations a lookup of n keys makes (a partitioned one allocates its
- * scratch memory). */
-static unsigned long allocations(const bf_sbbf *f, const int64_t *q, size_t n, uint8_t *out) {
+ * scratch memory, unless the filter kept a block from an earlier batch:
+ * setting the mode again drops that first). */
+static unsigned long allocations(bf_sbbf *f, const int64_t *q, size_t n, uint8_t *out) {
+    bf_sbbf_set_partitioning(f, bf_sbbf_partitioning(f));
     bf__alloc_fail_after(LONG_MAX);
     bf_sbbf_contains_int64s(f, q, n, out);
     unsigned long c = bf__alloc_count();
@@ -223,17 +227,38 @@ static void check_modes(void) {
     bf_sbbf_set_partitioning(f, BF_PARTITION_OFF);
     CHECK(allocations(f, q, N, NULL) == 0, "forced off does not");
 
+    /* The scratch block is kept between batches: a second batch of the
+     * same size or smaller allocates nothing, a larger one replaces it,
+     * and nothing is left once the filter is gone. */
+    bf_sbbf_set_partitioning(f, BF_PARTITION_ON);
+    long live = bf__alloc_live();
+    bf__alloc_fail_after(LONG_MAX);
+    bf_sbbf_contains_int64s(f, q, N / 2, a);
+    CHECK(bf__alloc_count() == 1, "first batch allocates one scratch block");
+    CHECK(bf__alloc_live() == live + 1, "and keeps it");
+    bf__alloc_fail_after(LONG_MAX);
+    bf_sbbf_contains_int64s(f, q, N / 2, a);
+    bf_sbbf_contains_int64s(f, q, N / 4, NULL);
+    bf_sbbf_insert_int64s(f, q, N / 8);
+    CHECK(bf__alloc_count() == 0, "smaller batches reuse it");
+    bf_sbbf_contains_int64s(f, q, N, a);
+    CHECK(bf__alloc_count() == 1 && bf__alloc_live() == live + 1, "a larger one replaces it");
+    bf__alloc_fail_after(-1);
+    bf_sbbf_set_partitioning(f, BF_PARTITION_ON);
+    CHECK(bf__alloc_live() == live, "setting the mode frees it");
+
     /* Scratch memory failing: the partitioned call still answers. */
     bf_sbbf_set_partitioning(f, BF_PARTITION_OFF);
     size_t want = bf_sbbf_contains_int64s(f, q, N, b);
-    bf_sbbf_set_partitioning(f, BF_PARTITION_ON);
     for (long k = 0; k < 3; k++) {
+        bf_sbbf_set_partitioning(f, BF_PARTITION_ON); /* no block kept */
         bf__alloc_fail_after(k);
         memset(a, 7, N);
         size_t got = bf_sbbf_contains_int64s(f, q, N, a);
         bf__alloc_fail_after(-1);
         CHECK(got == want && !memcmp(a, b, N), "allocation %ld failing: same answers", k);
     }
+    bf_sbbf_set_partitioning(f, BF_PARTITION_ON);
     bf__alloc_fail_after(0);
     CHECK(bf_sbbf_insert_int64s(f, q, N) == BF_OK, "insert with no scratch");
     bf__alloc_fail_after(-1);
