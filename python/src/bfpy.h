@@ -130,6 +130,10 @@ BFPY_HIDDEN int bfpy_seed_arg(PyObject *o, uint64_t *seed);
  * when context is not NULL. path, when not NULL, is the file. Sets the
  * exception's `status` attribute to the status. Returns NULL. */
 BFPY_HIDDEN PyObject *bfpy_error(int status, const char *context, PyObject *path, int err);
+/* The same exception and `status` with a message of the caller's (where
+ * the library's would mislead: a merge that does not fit is not "key not
+ * inserted"). */
+BFPY_HIDDEN PyObject *bfpy_error_text(int status, const char *text);
 
 /* ---- keys ----------------------------------------------------------------- */
 

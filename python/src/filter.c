@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,9 +24,11 @@ static bf_family type_family(PyTypeObject *t) {
     return (bf_family)0;
 }
 
+/* Every family but the scalable chain, whose union would not keep its FPR
+ * target (lib/families/scalable.c). */
 static int can_merge(bf_family f) {
     return f == BF_FAMILY_SBBF || f == BF_FAMILY_BLOOM || f == BF_FAMILY_COUNTING ||
-           f == BF_FAMILY_BLOCKED;
+           f == BF_FAMILY_CUCKOO || f == BF_FAMILY_BLOCKED;
 }
 
 PyObject *bfpy_closed_error(void) {
@@ -761,6 +764,37 @@ static size_t filter_bytes(const bfpy_filter *o) {
     return o->sbbf ? bf_sbbf_num_bytes(o->sbbf) : o->filter ? bf_filter_num_bytes(o->filter) : 0;
 }
 
+/* "1024 buckets of 4 12-bit fingerprints, seed 0" into buf. */
+static void cuckoo_describe(const bfpy_filter *o, char *buf, size_t cap) {
+    const bf_cuckoo *c = o->filter ? bf_filter_cuckoo(o->filter) : NULL;
+    if (!c) {
+        snprintf(buf, cap, "closed");
+        return;
+    }
+    snprintf(buf, cap, "%llu buckets of %u %u-bit%s fingerprints, seed %llu",
+             (unsigned long long)bf_cuckoo_num_buckets(c), bf_cuckoo_bucket_size(c),
+             bf_cuckoo_fingerprint_bits(c),
+             (bf_cuckoo_flags(c) & BF_CUCKOO_SEMISORTED) ? " semi-sorted" : "",
+             (unsigned long long)o->seed);
+}
+
+/* The two ways a cuckoo merge fails, said for what they are: the library's
+ * text ("filter full: key not inserted") is an insert's. Both leave dst as
+ * it was (bf_filter_merge). */
+static void cuckoo_merge_error(int rc, const bfpy_filter *dst, const bfpy_filter *src) {
+    char a[128], b[128], msg[400];
+    cuckoo_describe(dst, a, sizeof a);
+    cuckoo_describe(src, b, sizeof b);
+    if (rc == BF_EFULL)
+        snprintf(msg, sizeof msg, "merge: the other cuckoo filter's fingerprints do not all fit "
+                                  "in this one (%s); nothing was changed: a filter sized for "
+                                  "both sets' keys holds their union", a);
+    else
+        snprintf(msg, sizeof msg, "merge: cuckoo filters differ in shape or seed (this one: %s; "
+                                  "the other: %s); only equal shapes and seeds merge", a, b);
+    bfpy_error_text(rc, msg);
+}
+
 static int merge_into(bfpy_filter *dst, PyObject *src_o) {
     if (!bfpy_is_filter(src_o)) {
         PyErr_Format(PyExc_TypeError, "can only merge a filter, not %.100s",
@@ -788,7 +822,10 @@ static int merge_into(bfpy_filter *dst, PyObject *src_o) {
         return -1;
     }
     if (rc != BF_OK) {
-        bfpy_error(rc, "merge", NULL, 0);
+        if (dst->family == BF_FAMILY_CUCKOO && (rc == BF_EFULL || rc == BF_EMISMATCH))
+            cuckoo_merge_error(rc, dst, src);
+        else
+            bfpy_error(rc, "merge", NULL, 0);
         return -1;
     }
     return 0;
@@ -1650,7 +1687,8 @@ int bfpy_filter_types_init(PyObject *module) {
         init_type(&cuckoo_type, "blockfilter.Cuckoo",
                   "Cuckoo(capacity, error_rate=0.01, *, seed=None)\n\nA cuckoo filter: "
                   "removable keys, exact count; adding past its capacity may raise "
-                  "ValueError (filter full).",
+                  "ValueError (filter full). | and |= merge filters of one shape and seed "
+                  "(a multiset union; ValueError, nothing changed, if it does not fit).",
                   &base_type, remove_methods, NULL) < 0 ||
         init_type(&scalable_type, "blockfilter.Scalable",
                   "Scalable(capacity, error_rate=0.01, *, seed=None, expansion=2, ratio=0.5, "

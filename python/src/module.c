@@ -8,25 +8,18 @@
 
 /* ---- errors --------------------------------------------------------------- */
 
-PyObject *bfpy_error(int status, const char *context, PyObject *path, int err) {
+/* The exception for status with message msg (a new reference, released
+ * here), its `status` attribute set; NULL. */
+static PyObject *raise_status(int status, PyObject *msg, PyObject *path, int err) {
+    if (!msg) return NULL;
     PyObject *type;
     switch (status) {
-    case BF_ENOMEM: return PyErr_NoMemory();
+    case BF_ENOMEM: Py_DECREF(msg); return PyErr_NoMemory();
     case BF_EREADONLY: type = PyExc_TypeError; break;
     case BF_ENOTFOUND: type = PyExc_KeyError; break;
     case BF_EIO: type = PyExc_OSError; break;
     default: type = PyExc_ValueError; break;
     }
-    const char *what = bf_strerror(status);
-    PyObject *msg;
-    if (status == BF_EIO && err != 0) {
-        msg = context ? PyUnicode_FromFormat("%s: %s: %s", context, what, strerror(err))
-                      : PyUnicode_FromFormat("%s: %s", what, strerror(err));
-    } else {
-        msg = context ? PyUnicode_FromFormat("%s: %s", context, what)
-                      : PyUnicode_FromString(what);
-    }
-    if (!msg) return NULL;
     PyObject *exc;
     if (type == PyExc_OSError)
         exc = PyObject_CallFunction(type, "iOO", err ? err : EIO, msg, path ? path : Py_None);
@@ -44,6 +37,23 @@ PyObject *bfpy_error(int status, const char *context, PyObject *path, int err) {
     PyErr_SetObject(type, exc);
     Py_DECREF(exc);
     return NULL;
+}
+
+PyObject *bfpy_error(int status, const char *context, PyObject *path, int err) {
+    const char *what = bf_strerror(status);
+    PyObject *msg;
+    if (status == BF_EIO && err != 0) {
+        msg = context ? PyUnicode_FromFormat("%s: %s: %s", context, what, strerror(err))
+                      : PyUnicode_FromFormat("%s: %s", what, strerror(err));
+    } else {
+        msg = context ? PyUnicode_FromFormat("%s: %s", context, what)
+                      : PyUnicode_FromString(what);
+    }
+    return raise_status(status, msg, path, err);
+}
+
+PyObject *bfpy_error_text(int status, const char *text) {
+    return raise_status(status, PyUnicode_FromString(text), NULL, 0);
 }
 
 /* ---- locking --------------------------------------------------------------- */

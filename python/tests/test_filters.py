@@ -138,6 +138,57 @@ def test_cuckoo_full():
     assert f.contains_many(np.arange(len(f))).all()  # every key before the failure is in
 
 
+def test_cuckoo_merge():
+    """Cuckoo filters of one shape and seed merge as a multiset union; a union
+    that does not fit raises EFULL and leaves the filter as it was; other
+    shapes or seeds are refused."""
+    a, b = bf.Cuckoo(1000, 0.01), bf.Cuckoo(1000, 0.01)
+    a.update(range(300))
+    b.update(range(300, 500))
+    b.add(7)  # in both: held twice in the union
+    c = a | b
+    assert type(c) is bf.Cuckoo
+    assert all(i in c for i in range(500))
+    assert len(c) == len(a) + len(b) == 501
+    assert c.stats.inserted == a.stats.inserted + b.stats.inserted == 501
+    assert len(a) == 300 and len(b) == 201  # | leaves both as they were
+    a |= b
+    assert len(a) == 501 and all(i in a for i in range(500))
+    a.remove(7)
+    a.remove(7)  # both copies: no KeyError
+    assert len(a) == 499
+
+    # A destination without room: the union needs 1.2 times its slots.
+    full, other = bf.Cuckoo(1000, 0.01), bf.Cuckoo(1000, 0.01)
+    half = int(0.6 * full.stats.cells)
+    full.update(range(half))
+    other.update(range(10**6, 10**6 + half))
+    before = full.to_bytes()
+    with pytest.raises(ValueError, match="do not all fit") as e:
+        full |= other
+    assert e.value.status == bf.statuses["EFULL"]
+    assert full.to_bytes() == before and len(full) == half
+    with pytest.raises(ValueError, match="do not all fit") as e:
+        full | other
+    assert e.value.status == bf.statuses["EFULL"]
+    assert full.to_bytes() == before
+
+    # Other shapes (buckets, fingerprint bits) and seeds: refused, unchanged.
+    for x, y in ((bf.Cuckoo(1000, 0.01), bf.Cuckoo(100000, 0.01)),
+                 (bf.Cuckoo(1000, 0.01), bf.Cuckoo(1000, 0.0001)),
+                 (bf.Cuckoo(1000, 0.01, seed=1), bf.Cuckoo(1000, 0.01, seed=2))):
+        x.add("k")
+        y.add("j")
+        before = x.to_bytes()
+        for op in (lambda: x | y, lambda: x.__ior__(y)):
+            with pytest.raises(ValueError, match="differ in shape or seed") as e:
+                op()
+            assert e.value.status == bf.statuses["EMISMATCH"]
+            assert x.to_bytes() == before
+    with pytest.raises(ValueError, match="cannot merge a bloom"):
+        bf.Cuckoo(1000, 0.01) | bf.Bloom(1000, 0.01)
+
+
 def test_merge_copy_pickle():
     for cls in (bf.SBBF, bf.Bloom, bf.Counting):
         a, b = cls(1000, 0.01), cls(1000, 0.01)
@@ -158,9 +209,8 @@ def test_merge_copy_pickle():
         bf.SBBF(1000, 0.01) | bf.SBBF(2000, 0.01)
     with pytest.raises(ValueError, match="cannot merge a bloom"):
         bf.SBBF(1000, 0.01) | bf.Bloom(1000, 0.01)
-    for cls in (bf.Cuckoo, bf.Scalable):
-        with pytest.raises(TypeError, match="cannot be merged"):
-            cls(100, 0.01) | cls(100, 0.01)
+    with pytest.raises(TypeError, match="cannot be merged"):
+        bf.Scalable(100, 0.01) | bf.Scalable(100, 0.01)
     with pytest.raises(TypeError):
         bf.SBBF(10, 0.1) | 3
     s = bf.Scalable(100, 0.01, ratio=0.8)
