@@ -38,6 +38,8 @@ struct bf_blocked {
     const char *simd_kernel;           /* the name of that SIMD ("avx2"), or NULL */
     bf_region region;    /* owned memory; kind 0 for a view */
     int partition_mode;  /* BF_PARTITION_* (blocked.c, "partitioned batches") */
+    void *part_scratch;  /* partitioned batches' scratch, kept between them
+                          * (common/partition.h), or NULL */
 };
 
 /* The instance compiled for shape s if there is one and `specialised`,

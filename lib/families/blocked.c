@@ -223,6 +223,7 @@ int bf_blocked_new(bf_blocked **out, uint64_t n, double fpp, const bf_blocked_sh
 
 void bf_blocked_free(bf_blocked *f) {
     if (!f) return;
+    bf__part_cache_drop(&f->part_scratch);
     bf__free_bits(&f->region);
     bf__free(f);
 }
@@ -261,6 +262,9 @@ static void insert_batch_of(bf_blocked *f, const uint64_t *h, size_t n) {
 int bf_blocked_set_partitioning(bf_blocked *f, int mode) {
     if (!f || mode < BF_PARTITION_AUTO || mode > BF_PARTITION_OFF) return BF_EINVAL;
     f->partition_mode = mode;
+    /* Not concurrent with f's batches: gives the kept scratch back, as
+     * bf_sbbf_set_partitioning does. */
+    bf__part_cache_drop(&f->part_scratch);
     return BF_OK;
 }
 
@@ -286,7 +290,10 @@ static bool part_begin(bf_part_batch *s, const bf_blocked *f, size_t n, uint8_t 
     bf_part_target t = {.f = f, .data = f->data, .num_blocks = f->num_blocks,
                         .block_bytes = f->shape.block_bits / 8, .num_bytes = f->num_bytes,
                         .block_index = bf__blocked_block_index, .contains = part_contains,
-                        .insert = part_insert};
+                        .insert = part_insert,
+                        /* The object is the library's own (never const
+                         * memory); the cache is taken atomically. */
+                        .cache = &((bf_blocked *)(uintptr_t)f)->part_scratch};
     return bf__part_batch_begin(s, &t, tun, n, out, write) == BF_OK;
 }
 

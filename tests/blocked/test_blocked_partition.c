@@ -251,6 +251,11 @@ static unsigned long seen;
 #define ALLOCATIONS(call)                                                              \
     (bf__alloc_fail_after(LONG_MAX), (void)(call), seen = bf__alloc_count(),           \
      bf__alloc_fail_after(-1), seen)
+/* The same on blocked filter f after dropping the scratch block it kept
+ * from an earlier batch (setting its mode again does that), so a
+ * partitioned call shows as an allocation. */
+#define FRESH_ALLOCATIONS(f, call) \
+    (bf_blocked_set_partitioning((f), bf_blocked_partitioning(f)), ALLOCATIONS(call))
 
 static void check_filter_hashes(batch *b) {
     const size_t n = 70001, bytes = 1 << 20;
@@ -319,13 +324,33 @@ static void check_modes(batch *b) {
     bf_blocked_insert_int64s(f, b->keys, N / 2);
     const char *env = getenv("BLOCKFILTER_PARTITION");
     int env_on = env && !strcmp(env, "on"), env_off = env && !strcmp(env, "off");
-    CHECK((ALLOCATIONS(bf_blocked_contains_int64s(f, b->q, N, NULL)) > 0) == env_on,
+    CHECK((FRESH_ALLOCATIONS(f, bf_blocked_contains_int64s(f, b->q, N, NULL)) > 0) == env_on,
           "auto on a small filter (env %s)", env ? env : "unset");
     bf_blocked_set_partitioning(f, BF_PARTITION_ON);
     CHECK(bf_blocked_partitioning(f) == BF_PARTITION_ON, "mode on");
     CHECK(ALLOCATIONS(bf_blocked_contains_int64s(f, b->q, N, NULL)) > 0, "forced on partitions");
     bf_blocked_set_partitioning(f, BF_PARTITION_OFF);
     CHECK(ALLOCATIONS(bf_blocked_contains_int64s(f, b->q, N, NULL)) == 0, "forced off does not");
+
+    /* The scratch block is kept between batches, as the SBBF's is: a
+     * second batch no larger allocates nothing, a larger one replaces it,
+     * and the mode setter and the filter's free give it back. */
+    bf_blocked_set_partitioning(f, BF_PARTITION_ON);
+    long live = bf__alloc_live();
+    CHECK(ALLOCATIONS(bf_blocked_contains_int64s(f, b->q, N / 2, b->oa)) == 1 &&
+              bf__alloc_live() == live + 1,
+          "first batch allocates one scratch block and keeps it");
+    CHECK(ALLOCATIONS((bf_blocked_contains_int64s(f, b->q, N / 2, b->oa),
+                       bf_blocked_contains_int64s(f, b->q, N / 4, NULL),
+                       bf_blocked_insert_int64s(f, b->keys, N / 8))) == 0,
+          "smaller batches reuse it");
+    CHECK(ALLOCATIONS(bf_blocked_contains_int64s(f, b->q, N, b->oa)) == 1 &&
+              bf__alloc_live() == live + 1,
+          "a larger one replaces it");
+    bf_blocked_set_partitioning(f, BF_PARTITION_ON);
+    CHECK(bf__alloc_live() == live, "setting the mode frees it");
+    bf_blocked_contains_int64s(f, b->q, N / 2, NULL);
+    bf_blocked_set_partitioning(f, BF_PARTITION_OFF);
 
     /* Scratch memory failing: the call still answers, on the plain path. */
     size_t want = bf_blocked_contains_int64s(f, b->q, N, b->ob);
@@ -360,13 +385,13 @@ static void check_modes(batch *b) {
     s = (bf_blocked_shape){512, 8, 2, 8};
     if (mh && mo && bf_blocked_new_bytes(&f, big, &s) == BF_OK) {
         for (size_t i = 0; i < many; i++) mh[i] = tu_next(&rng);
-        CHECK((ALLOCATIONS(bf_blocked_insert_hashes(f, mh, many)) > 0) == !env_off,
+        CHECK((FRESH_ALLOCATIONS(f, bf_blocked_insert_hashes(f, mh, many)) > 0) == !env_off,
               "auto: large batch insert, large filter");
-        CHECK((ALLOCATIONS(bf_blocked_contains_hashes(f, mh, many, NULL)) > 0) == !env_off,
+        CHECK((FRESH_ALLOCATIONS(f, bf_blocked_contains_hashes(f, mh, many, NULL)) > 0) == !env_off,
               "auto: large batch, large filter");
-        CHECK((ALLOCATIONS(bf_blocked_contains_hashes(f, mh, many / 4, NULL)) > 0) == env_on,
+        CHECK((FRESH_ALLOCATIONS(f, bf_blocked_contains_hashes(f, mh, many / 4, NULL)) > 0) == env_on,
               "auto: small batch, large filter");
-        CHECK((ALLOCATIONS(bf_blocked_contains_hashes(f, mh, many, mo)) > 0) == env_on,
+        CHECK((FRESH_ALLOCATIONS(f, bf_blocked_contains_hashes(f, mh, many, mo)) > 0) == env_on,
               "auto: answers to out[] stay plain");
         CHECK(bf_blocked_contains_hashes(f, mh, many, NULL) == many, "auto: no false negative");
     } else {
