@@ -198,6 +198,26 @@ inline double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// The timed-build loop of the build benchmarks: each iteration make()
+// untimed, fill() timed (the iteration's manual time), then count() (the
+// operations fill did) untimed. Returns the seconds timed; *ops gets the
+// operations.
+template <class Make, class Fill, class Count>
+double timed_fills(benchmark::State &st, Make make, Fill fill, Count count, double *ops) {
+    double total = 0;
+    *ops = 0;
+    for (auto _ : st) {
+        make();
+        double t0 = now_s();
+        fill();
+        double dt = now_s() - t0;
+        st.SetIterationTime(dt);
+        total += dt;
+        *ops += count();
+    }
+    return total;
+}
+
 // The design series' two benchmarks of a point P (design.cc and
 // design_peers.cc; P has n, make, fill, finish, build, where, counters):
 // "build", each iteration P::make untimed and P::fill timed, then
@@ -209,17 +229,11 @@ void register_design_build(const std::string &name, std::shared_ptr<P> p) {
     register_timed(name, [p](benchmark::State &st) {
         live_release();
         positives(p->n);
-        double total = 0;
-        for (auto _ : st) {
-            p->make();
-            double t0 = now_s();
-            p->fill();
-            double dt = now_s() - t0;
-            st.SetIterationTime(dt);
-            total += dt;
-        }
+        double ops;
+        double total = timed_fills(
+            st, [&] { p->make(); }, [&] { p->fill(); }, [&] { return (double)p->n; }, &ops);
         p->finish();
-        p->counters(st, total, (double)st.iterations() * (double)p->n, false);
+        p->counters(st, total, ops, false);
     });
 }
 template <class P, class Timed, class Check>

@@ -244,16 +244,10 @@ void register_insert(std::shared_ptr<ShapePoint> p) {
     register_timed(bench_name(*p, "insert_single"), [p](benchmark::State &st) {
         live_release();
         p->learn_fill();
-        double total = 0, ops = 0;
-        for (auto _ : st) {
-            p->make();
-            double t0 = now_s();
-            p->insert_keys();
-            double dt = now_s() - t0;
-            st.SetIterationTime(dt);
-            total += dt;
-            ops += (double)(p->twin ? p->fill->offered : p->fill->calls);
-        }
+        double ops;
+        double total = timed_fills(
+            st, [&] { p->make(); }, [&] { p->insert_keys(); },
+            [&] { return (double)(p->twin ? p->fill->offered : p->fill->calls); }, &ops);
         p->finish();
         p->counters(st, total, ops, 100, false);
     });
