@@ -2,7 +2,7 @@
 # Builds and runs every test of blockfilter, exits non-zero on any failure.
 # The last line sums every suite: "N passed, N failed".
 #
-#   ./scripts/test.sh            everything (about 10 minutes on 2 cores)
+#   ./scripts/test.sh            everything (about 20 minutes on 2 cores)
 #   BLOCKFILTER_KERNEL=avx2 ./scripts/test.sh
 #                                the native suites with only that kernel
 #   BF_TEST_LARGE=1 ./scripts/test.sh
@@ -33,7 +33,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 large=false
 [ "${BF_TEST_LARGE:-0}" = 1 ] && large=true
 
-log() { printf '\n=== %s\n' "$*"; }
+# Each step's heading carries the seconds since the start, so a slow step
+# shows in the log (CI's budget for the whole script is about 20 minutes).
+log() { printf '\n=== [%ds] %s\n' "$SECONDS" "$*"; }
 
 # Adds one step's result by itself (a build, a script).
 step_result() { # name rc
@@ -240,5 +242,6 @@ echo
 if [ ${#failures[@]} -gt 0 ]; then
   echo "failed: ${failures[*]}"
 fi
+echo "total time: ${SECONDS}s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
