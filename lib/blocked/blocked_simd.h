@@ -119,16 +119,15 @@ static inline unsigned SIMD_NAME(probe)(const uint8_t *data, uint64_t nb, V h, u
 static inline void SIMD_NAME(set)(uint8_t *bits, uint64_t nb, V h, unsigned B, unsigned S,
                                   unsigned Z, unsigned K, const uint32_t *salts) {
     uint64_t o[BF_BLOCKED_MAX_K * LANES], m[BF_BLOCKED_MAX_K * LANES];
-    unsigned char w[BF_BLOCKED_MAX_K];
     unsigned words = 0;
+    int wide_words = 0; /* the same for every word of a shape */
     SIMD_VISIT(nb, h, B, S, Z, K, salts, {
         V_STOREU(o + words * LANES, off);
         V_STOREU(m + words * LANES, mask);
-        w[words++] = (unsigned char)wide;
+        words++;
+        wide_words = wide;
     });
-    for (unsigned t = 0; t < words; t++)
-        for (unsigned j = 0; j < LANES; j++)
-            bf__blocked_or_word(bits + o[t * LANES + j], m[t * LANES + j], w[t]);
+    for (unsigned i = 0; i < words * LANES; i++) bf__blocked_or_word(bits + o[i], m[i], wide_words);
 }
 
 /* The batch lookup and the batch insert of one shape; B, S, Z, K are
