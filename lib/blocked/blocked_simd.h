@@ -130,6 +130,22 @@ static inline void SIMD_NAME(set)(uint8_t *bits, uint64_t nb, V h, unsigned B, u
     for (unsigned i = 0; i < words * LANES; i++) bf__blocked_or_word(bits + o[i], m[i], wide_words);
 }
 
+/* Writes the LANES answers of bit mask m (bit j: key j) as bytes 0 or 1.
+ * The bits are spread to one per byte in a register and stored at once
+ * (one byte store per lane drew about 30 % of the profile's samples in
+ * (32, 1, 1, 4)'s batch lookup at 10^6 keys on a Zen 4). */
+static inline void SIMD_NAME(answers)(uint8_t *out, unsigned m) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x = m & 0xffu; /* bit j to byte j, the lowest byte first */
+    x = (x | x << 28) & 0x0000000f0000000fu;
+    x = (x | x << 14) & 0x0003000300030003u;
+    x = (x | x << 7) & 0x0101010101010101u;
+    memcpy(out, &x, LANES);
+#else
+    for (unsigned j = 0; j < LANES; j++) out[j] = (uint8_t)((m >> j) & 1);
+#endif
+}
+
 /* The batch lookup and the batch insert of one shape; B, S, Z, K are
  * constants or, for the instance for any shape, the object's shape (read
  * once: stores through out or the bitset could alias the object). Keys
@@ -147,8 +163,7 @@ static inline void SIMD_NAME(set)(uint8_t *bits, uint64_t nb, V h, unsigned B, u
                 SIMD_NAME(prefetch)(data, nb, hs + i + BF_SBBF_PREFETCH_DISTANCE, b_, 0);       \
             unsigned m = SIMD_NAME(probe)(data, nb, V_LOADU(hs + i), b_, s_, z_, k_,           \
                                           bf__blocked_salts);                                   \
-            if (out)                                                                            \
-                for (unsigned j = 0; j < LANES; j++) out[i + j] = (uint8_t)((m >> j) & 1);      \
+            if (out) SIMD_NAME(answers)(out + i, m);                                           \
             hits += (size_t)__builtin_popcount(m);                                              \
         }                                                                                       \
         for (; i < n; i++) {                                                                    \
@@ -173,29 +188,16 @@ static inline void SIMD_NAME(set)(uint8_t *bits, uint64_t nb, V h, unsigned B, u
     }
 
 SIMD_INSTANCE(any, f->shape.block_bits, f->shape.sectors, f->shape.groups, f->shape.k)
-SIMD_INSTANCE(r32k4, 32, 1, 1, 4)
-SIMD_INSTANCE(r64k4, 64, 1, 1, 4)
-SIMD_INSTANCE(r64k6, 64, 1, 1, 6)
-SIMD_INSTANCE(s512k8, 512, 8, 8, 8)
-SIMD_INSTANCE(s512k16, 512, 16, 16, 16)
-SIMD_INSTANCE(b512k8, 512, 1, 1, 8)
-SIMD_INSTANCE(c512k6, 512, 8, 2, 6)
-SIMD_INSTANCE(c512k8, 512, 8, 2, 8)
-SIMD_INSTANCE(g512k8, 512, 16, 2, 8)
+BF_BLOCKED_SHAPES(SIMD_INSTANCE)
 
-#define SIMD_ROW(name, B, S, Z, K) {{B, S, Z, K}, SIMD_NAME(name), SIMD_NAME(name##_insert)}
+#define SIMD_ROW(name, B, S, Z, K) {{B, S, Z, K}, SIMD_NAME(name), SIMD_NAME(name##_insert)},
 
 static const struct {
     bf_blocked_shape shape;
     bf_blocked_batch_fn contains;
     bf_blocked_insert_fn insert;
-} SIMD_NAME(rows)[] = {
-    SIMD_ROW(r32k4, 32, 1, 1, 4),     SIMD_ROW(r64k4, 64, 1, 1, 4),
-    SIMD_ROW(r64k6, 64, 1, 1, 6),     SIMD_ROW(s512k8, 512, 8, 8, 8),
-    SIMD_ROW(s512k16, 512, 16, 16, 16), SIMD_ROW(b512k8, 512, 1, 1, 8),
-    SIMD_ROW(c512k6, 512, 8, 2, 6),   SIMD_ROW(c512k8, 512, 8, 2, 8),
-    SIMD_ROW(g512k8, 512, 16, 2, 8),
-};
+} SIMD_NAME(rows)[] = {BF_BLOCKED_SHAPES(SIMD_ROW)};
+#undef SIMD_ROW
 
 /* The row compiled for shape s if there is one and `specialised`, else
  * SIZE_MAX (the instance for any shape). */

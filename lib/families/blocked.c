@@ -95,34 +95,13 @@ static inline const uint8_t *block_of(const bf_blocked *f, uint64_t h, unsigned 
 #define ROW(name, B, S, Z, K) \
     {{B, S, Z, K}, contains_##name, insert_##name, insert_batch_##name, contains_batch_##name}
 
-/* The generic instance, and the shapes compiled for: the register-blocked,
- * sectorized and cache-sectorized corners of the benchmark matrix and the
- * shapes bf_filter_new picks (512, 8, 2, even k). */
+/* The generic instance, and the shapes compiled for (BF_BLOCKED_SHAPES). */
 BLOCKED_IMPL(any, f->shape.block_bits, f->shape.sectors, f->shape.groups, f->shape.k)
-BLOCKED_IMPL(r32k3, 32, 1, 1, 3)
-BLOCKED_IMPL(r32k4, 32, 1, 1, 4)
-BLOCKED_IMPL(r64k4, 64, 1, 1, 4)
-BLOCKED_IMPL(r64k6, 64, 1, 1, 6)
-BLOCKED_IMPL(s256k8, 256, 8, 8, 8)
-BLOCKED_IMPL(s512k8, 512, 8, 8, 8)
-BLOCKED_IMPL(s512k16, 512, 16, 16, 16)
-BLOCKED_IMPL(b512k6, 512, 1, 1, 6)
-BLOCKED_IMPL(b512k8, 512, 1, 1, 8)
-BLOCKED_IMPL(c512k4, 512, 8, 2, 4)
-BLOCKED_IMPL(c512k6, 512, 8, 2, 6)
-BLOCKED_IMPL(c512k8, 512, 8, 2, 8)
-BLOCKED_IMPL(c512k10, 512, 8, 2, 10)
-BLOCKED_IMPL(c512k12, 512, 8, 2, 12)
-BLOCKED_IMPL(g512k8, 512, 16, 2, 8)
+BF_BLOCKED_SHAPES(BLOCKED_IMPL)
 
+#define ROW_ITEM(name, B, S, Z, K) ROW(name, B, S, Z, K),
 static const bf_blocked_impl generic = ROW(any, 0, 0, 0, 0);
-static const bf_blocked_impl shapes[] = {
-    ROW(r32k3, 32, 1, 1, 3),       ROW(r32k4, 32, 1, 1, 4),      ROW(r64k4, 64, 1, 1, 4),
-    ROW(r64k6, 64, 1, 1, 6),       ROW(s256k8, 256, 8, 8, 8),    ROW(s512k8, 512, 8, 8, 8),
-    ROW(s512k16, 512, 16, 16, 16), ROW(b512k6, 512, 1, 1, 6),    ROW(b512k8, 512, 1, 1, 8),
-    ROW(c512k4, 512, 8, 2, 4),     ROW(c512k6, 512, 8, 2, 6),    ROW(c512k8, 512, 8, 2, 8),
-    ROW(c512k10, 512, 8, 2, 10),   ROW(c512k12, 512, 8, 2, 12),  ROW(g512k8, 512, 16, 2, 8),
-};
+static const bf_blocked_impl shapes[] = {BF_BLOCKED_SHAPES(ROW_ITEM)};
 
 /* The SBBF's shape has the SBBF's bits, so it runs the SBBF's kernel (the
  * one registry, lib/common/dispatch.c: AVX-512, AVX2, NEON or scalar, as
