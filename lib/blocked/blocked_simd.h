@@ -18,7 +18,10 @@
  * 64-bit lanes, SIMD_NAME(x) (x with the ISA's suffix: its names stay
  * apart where the files are one translation unit, the amalgamation),
  * CONTAINS_FOR and INSERT_FOR (the names of its lookup and insert
- * choosers), then includes this once. The guard is released at the end,
+ * choosers) and, if it has instances of its own for some shapes,
+ * SIMD_VERTICAL_FOR (a function (shape, specialised, &contains, &insert)
+ * that returns 1 and sets both for such a shape, a NULL lookup where this
+ * one serves, else 0), then includes this once. The guard is released at the end,
  * so the next ISA file gets its own copy.
  */
 #ifndef BF_BLOCKED_SIMD_H
@@ -209,11 +212,21 @@ static size_t SIMD_NAME(row_for)(const bf_blocked_shape *s, bool specialised) {
 }
 
 bf_blocked_batch_fn CONTAINS_FOR(const bf_blocked_shape *s, bool specialised) {
+#if defined(SIMD_VERTICAL_FOR)
+    bf_blocked_batch_fn vc;
+    bf_blocked_insert_fn vi;
+    if (SIMD_VERTICAL_FOR(s, specialised, &vc, &vi) && vc) return vc;
+#endif
     size_t r = SIMD_NAME(row_for)(s, specialised);
     return r == SIZE_MAX ? SIMD_NAME(any) : SIMD_NAME(rows)[r].contains;
 }
 
 bf_blocked_insert_fn INSERT_FOR(const bf_blocked_shape *s, bool specialised) {
+#if defined(SIMD_VERTICAL_FOR)
+    bf_blocked_batch_fn vc;
+    bf_blocked_insert_fn vi;
+    if (SIMD_VERTICAL_FOR(s, specialised, &vc, &vi)) return vi;
+#endif
     size_t r = SIMD_NAME(row_for)(s, specialised);
     return r == SIZE_MAX ? SIMD_NAME(any_insert) : SIMD_NAME(rows)[r].insert;
 }
