@@ -266,27 +266,9 @@ static const struct {
     bf_blocked_insert_fn insert;
 } vert_rows[] = {VERT_SHAPES(VERT_ROW)};
 
-/* The vertical instances of shape s (its own if compiled and `specialised`,
- * else the ones for any vertical shape), or 0 if s is not vertical. The
- * lookup is NULL (the horizontal one serves) below four groups: there a
- * horizontal lookup gathers z words per eight keys, fewer instructions
- * than a vertical one's per-lane bits and sector choice for each key
- * ((512, 8, 2, 6): 2.3x the horizontal time at 10^6 keys, Zen 4). The
- * vertical insert serves every such shape (0.5-0.9x the horizontal). */
-static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
-                    bf_blocked_insert_fn *insert) {
-    if (!vert_fits(s)) return 0;
-    *contains = vert_any;
-    *insert = vert_any_insert;
-    if (specialised)
-        for (size_t i = 0; i < sizeof vert_rows / sizeof vert_rows[0]; i++)
-            if (!memcmp(&vert_rows[i].shape, s, sizeof *s)) {
-                *contains = vert_rows[i].contains;
-                *insert = vert_rows[i].insert;
-            }
-    if (s->groups < 4) *contains = NULL;
-    return 1;
-}
+/* The instances of this file for shape s (below, after the template). */
+static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
+                   bf_blocked_insert_fn *insert);
 
 /* ---- horizontal ---------------------------------------------------------------------- */
 
@@ -313,6 +295,114 @@ static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batc
 #define SIMD_NAME(x) x##_avx512
 #define CONTAINS_FOR bf__blocked_avx512_contains_for
 #define INSERT_FOR bf__blocked_avx512_insert_for
-#define SIMD_VERTICAL_FOR vert_for
+#define SIMD_VERTICAL_FOR own_for
 
 #include "blocked/blocked_simd.h"
+
+/* ---- register-blocked 32: sixteen keys per register ---------------------------------- */
+
+/* Lookups of the shapes (32, 1, 1, k) with 32-bit lanes: one gather of
+ * sixteen words where the horizontal template's 64-bit lanes take two of
+ * eight, and half the instructions per key for the bits. The gather's
+ * indices are signed 32-bit words: filters of fewer than 2^31 blocks
+ * (8 GiB); larger ones take the horizontal lookup. Same formulas as
+ * blocked/probe.h: block ((h >> 32) * blocks) >> 32, bit t of the word
+ * (lo * salt[t]) mod 2^32 >> 27. */
+static inline __m512i r32_low_halves(__m512i a, __m512i b) {
+    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    return _mm512_permutex2var_epi32(a, even, b);
+}
+
+static inline __m512i r32_block(__m512i h, __m512i nbv) {
+    return _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(h, 32), nbv), 32);
+}
+
+static inline __attribute__((always_inline)) size_t
+r32_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned K) {
+    if (f->num_blocks >= ((uint64_t)1 << 31)) return any_avx512(f, hs, n, out);
+    const uint8_t *const data = f->data;
+    __m512i salt[BF_BLOCKED_MAX_K];
+    for (unsigned t = 0; t < K; t++) salt[t] = _mm512_set1_epi32((int)bf__blocked_salts[t]);
+    const __m512i one = _mm512_set1_epi32(1);
+    vert_walk w; /* prefetches only */
+    vert_walk_start(&w, f, hs, n, 32);
+    size_t hits = 0, i = 0;
+    for (; i + 16 <= n; i += 16) {
+        if (w.ring_on) {
+            (void)vert_walk_step(&w, data, hs, i, n, 0);
+            (void)vert_walk_step(&w, data, hs, i + 8, n, 0);
+        }
+        const __m512i h0 = _mm512_loadu_si512((const void *)(hs + i));
+        const __m512i h1 = _mm512_loadu_si512((const void *)(hs + i + 8));
+        const __m512i block = r32_low_halves(r32_block(h0, w.nbv), r32_block(h1, w.nbv));
+        const __m512i lo = r32_low_halves(h0, h1);
+        __m512i mask = _mm512_setzero_si512();
+        BF__BLOCKED_UNROLL
+        for (unsigned t = 0; t < K; t++)
+            mask = _mm512_or_si512(mask, _mm512_sllv_epi32(one, _mm512_srli_epi32(_mm512_mullo_epi32(lo, salt[t]), 27)));
+        const __m512i word = _mm512_i32gather_epi32(block, (const void *)data, 4);
+        const __m512i missing = _mm512_andnot_si512(word, mask);
+        const __mmask16 hit = _mm512_testn_epi32_mask(missing, missing);
+        if (out) _mm_storeu_si128((__m128i *)(void *)(out + i), _mm_maskz_set1_epi8(hit, 1));
+        hits += (size_t)__builtin_popcount((unsigned)hit);
+    }
+    for (; i < n; i++) {
+        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
+        if (out) out[i] = (uint8_t)hit;
+        hits += hit;
+    }
+    return hits;
+}
+
+#define R32_INSTANCE(k)                                                                        \
+    static size_t r32k##k##_sixteen(const bf_blocked *f, const uint64_t *hs, size_t n,          \
+                                    uint8_t *out) {                                            \
+        return r32_contains(f, hs, n, out, k);                                                 \
+    }
+R32_INSTANCE(3)
+R32_INSTANCE(4)
+R32_INSTANCE(5)
+static size_t r32_any_sixteen(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) {
+    return r32_contains(f, hs, n, out, f->shape.k);
+}
+
+/* ---- this file's own instances ------------------------------------------------------- */
+
+/* The vertical instances of shape s (its own if compiled and `specialised`,
+ * else the ones for any vertical shape), or 0 if s is not vertical. The
+ * lookup is NULL (the horizontal one serves) below four groups: there a
+ * horizontal lookup gathers z words per eight keys, fewer instructions
+ * than a vertical one's per-lane bits and sector choice for each key
+ * ((512, 8, 2, 6): 2.3x the horizontal time at 10^6 keys, Zen 4). The
+ * vertical insert serves every such shape (0.5-0.9x the horizontal). */
+static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
+                    bf_blocked_insert_fn *insert) {
+    if (!vert_fits(s)) return 0;
+    *contains = vert_any;
+    *insert = vert_any_insert;
+    if (specialised)
+        for (size_t i = 0; i < sizeof vert_rows / sizeof vert_rows[0]; i++)
+            if (!memcmp(&vert_rows[i].shape, s, sizeof *s)) {
+                *contains = vert_rows[i].contains;
+                *insert = vert_rows[i].insert;
+            }
+    if (s->groups < 4) *contains = NULL;
+    return 1;
+}
+
+
+/* The instances of this file for shape s: the sixteen-key lookup of
+ * register-blocked 32 (its inserts stay horizontal: lanes sharing a word
+ * must be or-ed in one after another), else the vertical ones. */
+static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
+                   bf_blocked_insert_fn *insert) {
+    if (s->block_bits == 32) {
+        *contains = r32_any_sixteen;
+        if (specialised)
+            *contains = s->k == 3 ? r32k3_sixteen : s->k == 4 ? r32k4_sixteen
+                      : s->k == 5 ? r32k5_sixteen : r32_any_sixteen;
+        *insert = NULL;
+        return 1;
+    }
+    return vert_for(s, specialised, contains, insert);
+}

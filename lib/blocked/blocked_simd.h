@@ -20,8 +20,8 @@
  * CONTAINS_FOR and INSERT_FOR (the names of its lookup and insert
  * choosers) and, if it has instances of its own for some shapes,
  * SIMD_VERTICAL_FOR (a function (shape, specialised, &contains, &insert)
- * that returns 1 and sets both for such a shape, a NULL lookup where this
- * one serves, else 0), then includes this once. The guard is released at the end,
+ * that returns 1 and sets both for such a shape, NULL where this file's
+ * serves, else 0), then includes this once. The guard is released at the end,
  * so the next ISA file gets its own copy.
  */
 #ifndef BF_BLOCKED_SIMD_H
@@ -225,7 +225,7 @@ bf_blocked_insert_fn INSERT_FOR(const bf_blocked_shape *s, bool specialised) {
 #if defined(SIMD_VERTICAL_FOR)
     bf_blocked_batch_fn vc;
     bf_blocked_insert_fn vi;
-    if (SIMD_VERTICAL_FOR(s, specialised, &vc, &vi)) return vi;
+    if (SIMD_VERTICAL_FOR(s, specialised, &vc, &vi) && vi) return vi;
 #endif
     size_t r = SIMD_NAME(row_for)(s, specialised);
     return r == SIZE_MAX ? SIMD_NAME(any_insert) : SIMD_NAME(rows)[r].insert;
