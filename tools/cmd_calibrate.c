@@ -18,7 +18,7 @@ static const char help[] =
     "\n"
     "Measures the batch lookup time of every candidate layout the chooser\n"
     "ranks ('blockfilter calc --work-ns'), at filter sizes from 32 KiB to\n"
-    "128 MiB, and saves the cost table. At most S seconds (default 15,\n"
+    "1 GiB, and saves the cost table. At most S seconds (default 15,\n"
     "0.5..600); a size the time cannot finish is left out whole. Run it on\n"
     "a machine as quiet as the one the filter will run on.\n"
     "\n"
