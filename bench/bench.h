@@ -236,13 +236,16 @@ void register_design_build(const std::string &name, std::shared_ptr<P> p) {
         p->counters(st, total, ops, false);
     });
 }
+// prepare (if any) runs before each timed call, untimed.
 template <class P, class Timed, class Check>
-void register_design_lookup(const std::string &name, std::shared_ptr<P> p, Timed timed, Check check) {
-    register_timed(name, [p, timed, check](benchmark::State &st) {
+void register_design_lookup(const std::string &name, std::shared_ptr<P> p, Timed timed, Check check,
+                            std::function<void(const Queries &)> prepare = nullptr) {
+    register_timed(name, [p, timed, check, prepare](benchmark::State &st) {
         p->build();
         const Queries &q = queries(p->n, 50, options().queries);
         double total = 0;
         for (auto _ : st) {
+            if (prepare) prepare(q);
             double t0 = now_s();
             size_t found = timed(q);
             double dt = now_s() - t0;
