@@ -299,6 +299,8 @@ void add_context() {
     benchmark::AddCustomContext("bf_design_peers_missing", BFB_PEERS_MISSING);
     benchmark::AddCustomContext("bf_design_peers_upstream_commits", BFB_PEERS_COMMITS);
     benchmark::AddCustomContext("bf_design_peers_flags", BFB_PEERS_FLAGS);
+    const char *tunables = std::getenv("GLIBC_TUNABLES");
+    benchmark::AddCustomContext("bf_design_peers_glibc_tunables", tunables ? tunables : "");
     benchmark::AddCustomContext("bf_design_peers_partitioned_from_n", fmt_num((double)options().design_peer_part_n));
     benchmark::AddCustomContext("bf_design_peers", how);
 }

@@ -145,6 +145,13 @@ echo "bench.sh: building $build/bench/blockfilter_bench"
 ninja -C "$build" -j2 bench/blockfilter_bench >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 rm -f "$log"
 exe="$build/bench/blockfilter_bench"
+# The peers allocate their filters with malloc (aligned_alloc); the library
+# madvises its own bitsets onto huge pages. So that both sides get them,
+# glibc (>= 2.35) is told to do the same for the peers' allocations; the
+# run records the setting (bf_design_peers_glibc_tunables).
+if [ -n "$peers" ] && [ -z "${GLIBC_TUNABLES:-}" ]; then
+  export GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+fi
 
 # 3. Where the results go: results/<machine>/, named by
 # scripts/machine-name.sh (CPU model, cores, best SBBF kernel).
