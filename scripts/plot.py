@@ -1469,11 +1469,13 @@ def main():
     PREFIX[0] = os.path.splitext(os.path.basename(args.result))[0] + "-"
     for s in series_list(rows):  # stable colours across figures
         color(s)
-    plot_lookup(ctx, rows, outdir)
-    plot_fpr(ctx, rows, outdir)
+    if any(r["kind"] == "matrix" for r in rows):  # figures 1, 2 and 5 draw the families' matrix only
+        plot_lookup(ctx, rows, outdir)
+        plot_fpr(ctx, rows, outdir)
     plot_pareto(ctx, rows, outdir)
     plot_threads(ctx, rows, outdir)
-    plot_insert(ctx, rows, outdir)
+    if any(r["kind"] == "matrix" for r in rows):
+        plot_insert(ctx, rows, outdir)
     plot_kernels(ctx, rows, outdir)
     plot_shapes(ctx, rows, outdir)
     plot_design_fpr(ctx, rows, outdir)
