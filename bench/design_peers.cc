@@ -272,12 +272,16 @@ void prewarm(size_t bytes) {
 
 // The peer's batch call (or its loop of single lookups) counts; its
 // single-key answers are checked after the last pass. Partitioned peers
-// get memory prewarmed before each call: twice the queries' keys and
-// 64 MiB, untimed.
+// get memory prewarmed before each call, untimed: as much as the shared
+// side-by-side driver gives them (10.5 bytes per key of the filter, or 16
+// per query if more, and 64 MiB).
 void register_lookup(std::shared_ptr<PeerPoint> p) {
     std::function<void(const Queries &)> prepare = nullptr;
     if (p->spec->partitions > 1)
-        prepare = [](const Queries &q) { prewarm(q.set.hashes.size() * 16 + ((size_t)64 << 20)); };
+        prepare = [p](const Queries &q) {
+            size_t per_filter = (size_t)((double)p->n * 10.5), per_query = q.set.hashes.size() * 16;
+            prewarm(std::max(per_filter, per_query) + ((size_t)64 << 20));
+        };
     register_design_lookup(
         bench_name(*p, "contains_batch/pos50"), p,
         [p](const Queries &q) { return p->f->count(p->query_keys(q), q.set.hashes.size()); },
