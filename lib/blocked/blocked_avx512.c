@@ -87,7 +87,7 @@ static inline void vert_offsets(const uint64_t *hs, __m512i nb, unsigned B, uint
  * vector store read back at once by scalar loads would wait for the store
  * to reach the cache on some cores). */
 static inline void vert_offsets_scalar(const uint64_t *hs, uint64_t nb, unsigned B, uint64_t off[8]) {
-    for (unsigned j = 0; j < 8; j++) off[j] = bf__blocked_block_index(hs[j], nb) << bf__blocked_log2(B / 8);
+    for (unsigned j = 0; j < 8; j++) off[j] = bf__blocked_block_index(bf_sbbf_load_hash(hs + j), nb) << bf__blocked_log2(B / 8);
 }
 
 /* The block offsets of a batch's octets: the ring where the filter is
@@ -137,13 +137,13 @@ static inline unsigned vert_miss(const vert_lanes *v, const uint8_t *base, const
     __m512i blk, lo;
     if (S == 8) {
         blk = _mm512_loadu_si512((const void *)(base + off[j]));
-        lo = _mm512_set1_epi64((long long)hs[j]);
+        lo = _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + j));
     } else {
         blk = _mm512_inserti64x4(
             _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(base + off[2 * j]))),
             _mm256_loadu_si256((const __m256i *)(const void *)(base + off[2 * j + 1])), 1);
-        lo = _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)hs[2 * j]),
-                                     _mm512_set1_epi64((long long)hs[2 * j + 1]));
+        lo = _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + 2 * j)),
+                                     _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + 2 * j + 1)));
     }
     __mmask8 active;
     const __m512i missing = _mm512_andnot_si512(blk, vert_mask(v, lo, S, Z, K, &active));
@@ -205,9 +205,9 @@ vert_insert(bf_blocked *f, const uint64_t *hs, size_t n, unsigned B, unsigned S,
         BF__BLOCKED_UNROLL
         for (unsigned j = 0; j < 8; j++) {
             if (S == 4 && (j & 1)) continue; /* a pair of keys per register */
-            const __m512i lo = S == 8 ? _mm512_set1_epi64((long long)hs[i + j])
-                                      : _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)hs[i + j]),
-                                                                _mm512_set1_epi64((long long)hs[i + j + 1]));
+            const __m512i lo = S == 8 ? _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + i + j))
+                                      : _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + i + j)),
+                                                                _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + i + j + 1)));
             __mmask8 active;
             const __m512i mask = vert_mask(&v, lo, S, Z, K, &active);
             const __m512i set = _mm512_maskz_mov_epi64(active, mask);
