@@ -1469,12 +1469,13 @@ def main():
     PREFIX[0] = os.path.splitext(os.path.basename(args.result))[0] + "-"
     for s in series_list(rows):  # stable colours across figures
         color(s)
-    if any(r["kind"] == "matrix" for r in rows):  # figures 1, 2 and 5 draw the families' matrix only
+    matrix = any(r["kind"] == "matrix" for r in rows)  # figures 1, 2 and 5 draw the families' matrix only
+    if matrix:
         plot_lookup(ctx, rows, outdir)
         plot_fpr(ctx, rows, outdir)
     plot_pareto(ctx, rows, outdir)
     plot_threads(ctx, rows, outdir)
-    if any(r["kind"] == "matrix" for r in rows):
+    if matrix:
         plot_insert(ctx, rows, outdir)
     plot_kernels(ctx, rows, outdir)
     plot_shapes(ctx, rows, outdir)

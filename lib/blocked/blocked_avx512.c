@@ -127,35 +127,32 @@ static inline const uint64_t *vert_walk_step(vert_walk *w, const uint8_t *base, 
     return w->near;
 }
 
-/* The sectors that miss a bit, of key j of an octet (S = 8) or of its
- * pair of keys 2j and 2j + 1 (S = 4): bit l of the result for lane l,
- * active lanes only. The multiply reads the low
- * 32 bits of each lane: the broadcast hash needs no masking. */
-static inline unsigned vert_miss(const vert_lanes *v, const uint8_t *base, const uint64_t *off,
-                                 const uint64_t *hs, unsigned j, unsigned S, unsigned Z,
-                                 unsigned K) {
-    __m512i blk, lo;
-    if (S == 8) {
-        blk = _mm512_loadu_si512((const void *)(base + off[j]));
-        lo = _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + j));
-    } else {
-        blk = _mm512_inserti64x4(
-            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(base + off[2 * j]))),
-            _mm256_loadu_si256((const __m256i *)(const void *)(base + off[2 * j + 1])), 1);
-        lo = _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + 2 * j)),
-                                     _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + 2 * j + 1)));
-    }
-    __mmask8 active;
-    const __m512i missing = _mm512_andnot_si512(blk, vert_mask(v, lo, S, Z, K, &active));
-    return _mm512_mask_test_epi64_mask(active, missing, missing);
+/* Register r of an octet holds key r (S = 8) or keys 2r and 2r + 1 (S = 4):
+ * its lanes' low hash halves (the multiply reads the low 32 bits of each
+ * lane, so the broadcast hash needs no masking). hs: its first key. */
+static inline __m512i vert_lo(const uint64_t *hs, unsigned S) {
+    const __m512i first = _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs));
+    if (S == 8) return first;
+    return _mm512_mask_blend_epi64(0xf0, first, _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + 1)));
 }
 
-/* Byte j of the result: 1 if byte j of t is zero (exact per byte: no
- * carry crosses a byte). */
-static inline uint64_t vert_zero_bytes(uint64_t t) {
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-    const uint64_t nonzero = ((t & low7) + low7) | t;
-    return (~nonzero & ~low7) >> 7;
+/* The sectors that miss a bit, in register r of an octet (see vert_lo):
+ * bit l of the result for lane l, active lanes only. off: the octet's
+ * block offsets; hs: its hashes. */
+static inline unsigned vert_miss(const vert_lanes *v, const uint8_t *base, const uint64_t *off,
+                                 const uint64_t *hs, unsigned r, unsigned S, unsigned Z,
+                                 unsigned K) {
+    const unsigned key = r * (8 / S);
+    __m512i blk;
+    if (S == 8)
+        blk = _mm512_loadu_si512((const void *)(base + off[key]));
+    else
+        blk = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(base + off[key]))),
+            _mm256_loadu_si256((const __m256i *)(const void *)(base + off[key + 1])), 1);
+    __mmask8 active;
+    const __m512i missing = _mm512_andnot_si512(blk, vert_mask(v, vert_lo(hs + key, S), S, Z, K, &active));
+    return _mm512_mask_test_epi64_mask(active, missing, missing);
 }
 
 /* Batch lookup: octets, the rest with the scalar instance. */
@@ -171,12 +168,10 @@ vert_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, u
     for (; i + 8 <= n; i += 8) {
         const uint64_t *off = vert_walk_step(&w, data, hs, i, n, 0);
         uint64_t miss = 0; /* S bits per key, key j at bit S * j */
-        for (unsigned j = 0; j < 8; j++) { /* keys, or (S = 4) pairs of keys */
-            if (S == 4 && j == 4) break;
-            miss |= (uint64_t)vert_miss(&v, data, off, hs + i, j, S, Z, K) << (8 * j);
-        }
+        for (unsigned r = 0; r < S; r++) /* S registers of 8 / S keys */
+            miss |= (uint64_t)vert_miss(&v, data, off, hs + i, r, S, Z, K) << (8 * r);
         if (S == 4) miss = _pdep_u64(miss, 0x0f0f0f0f0f0f0f0full); /* a nibble per key to a byte */
-        const uint64_t hit = vert_zero_bytes(miss);
+        const uint64_t hit = bf__zero_bytes(miss);
         if (out) memcpy(out + i, &hit, 8); /* x86 is little-endian: byte j = key j */
         hits += (size_t)__builtin_popcountll(hit);
     }
@@ -203,22 +198,19 @@ vert_insert(bf_blocked *f, const uint64_t *hs, size_t n, unsigned B, unsigned S,
     for (; i + 8 <= n; i += 8) {
         const uint64_t *off = vert_walk_step(&w, bits, hs, i, n, 1);
         BF__BLOCKED_UNROLL
-        for (unsigned j = 0; j < 8; j++) {
-            if (S == 4 && (j & 1)) continue; /* a pair of keys per register */
-            const __m512i lo = S == 8 ? _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + i + j))
-                                      : _mm512_mask_blend_epi64(0xf0, _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + i + j)),
-                                                                _mm512_set1_epi64((long long)bf_sbbf_load_hash(hs + i + j + 1)));
+        for (unsigned r = 0; r < S; r++) { /* S registers of 8 / S keys */
+            const unsigned key = r * (8 / S);
             __mmask8 active;
-            const __m512i mask = vert_mask(&v, lo, S, Z, K, &active);
+            const __m512i mask = vert_mask(&v, vert_lo(hs + i + key, S), S, Z, K, &active);
             const __m512i set = _mm512_maskz_mov_epi64(active, mask);
             if (S == 8) {
-                uint8_t *p = bits + off[j];
+                uint8_t *p = bits + off[key];
                 _mm512_storeu_si512((void *)p, _mm512_or_si512(_mm512_loadu_si512((const void *)p), set));
             } else {
-                __m256i *a = (__m256i *)(void *)(bits + off[j]);
+                __m256i *a = (__m256i *)(void *)(bits + off[key]);
                 _mm256_storeu_si256(a, _mm256_or_si256(_mm256_loadu_si256(a), _mm512_castsi512_si256(set)));
                 /* Loaded after a's store: a == b keeps both keys' bits. */
-                __m256i *b = (__m256i *)(void *)(bits + off[j + 1]);
+                __m256i *b = (__m256i *)(void *)(bits + off[key + 1]);
                 _mm256_storeu_si256(b, _mm256_or_si256(_mm256_loadu_si256(b), _mm512_extracti64x4_epi64(set, 1)));
             }
         }

@@ -85,6 +85,15 @@ static inline uint64_t bf_mulhi64(uint64_t a, uint64_t b) {
 #endif
 }
 
+/* Byte j of the result: 1 if byte j of t is zero, else 0. Exact per byte
+ * (no carry crosses a byte): the batch kernels turn eight keys' lane masks,
+ * a byte per key, into eight 0/1 answers with it. */
+static inline uint64_t bf__zero_bytes(uint64_t t) {
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    const uint64_t nonzero = ((t & low7) + low7) | t; /* high bit of each byte */
+    return (~nonzero & ~low7) >> 7;
+}
+
 /* Overflow-checked arithmetic: return nonzero on overflow. */
 static inline int bf_mul_overflow(uint64_t a, uint64_t b, uint64_t *r) {
     return __builtin_mul_overflow(a, b, r);

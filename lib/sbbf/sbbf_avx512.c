@@ -162,14 +162,8 @@ static void insert_batch_avx512(uint8_t *bits, uint64_t num_blocks, const uint64
 }
 
 /* Eight keys: four pair tests give 64 lane bits, byte j for key j; a key
- * is present when its byte is 0xff. Turned into one 0/1 byte per key with
- * plain integer operations (exact per byte, no carries between bytes). */
-static inline uint64_t lanes_to_hits(uint64_t lanes) {
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-    uint64_t t = ~lanes;                      /* byte nonzero: key absent */
-    uint64_t nonzero = ((t & low7) + low7) | t; /* high bit of each byte */
-    return (~nonzero & ~low7) >> 7;
-}
+ * is present when its byte is 0xff, so when the inverted byte is zero. */
+static inline uint64_t lanes_to_hits(uint64_t lanes) { return bf__zero_bytes(~lanes); }
 
 static inline uint64_t octet_hits(const uint8_t *bits, uint64_t num_blocks,
                                   const uint64_t *hashes) {
