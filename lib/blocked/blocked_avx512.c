@@ -3,7 +3,7 @@
  * with the AVX-512 kernel's flags alone (lib/meson.build); blocked.c calls
  * it when the process kernel is avx512.
  *
- * Two arrangements of the lanes:
+ * Arrangements of the lanes:
  *  - vertical (below), for the shapes of 64-bit sectors filling a 256- or
  *    512-bit block (S = B / 64: sectorized and cache-sectorized): a
  *    register holds one key's block (or two keys' 256-bit blocks), a lane
@@ -12,7 +12,10 @@
  *    more (vert_for says why). At 10^6 keys on a Zen 4, (512, 8, 8, 8)
  *    looked up in 0.35x and built in 0.16x the horizontal time;
  *  - horizontal (the template blocked/blocked_simd.h), eight keys per
- *    register, for every other shape.
+ *    register, for every other shape;
+ *  - for lookups only: sixteen keys per register for register-blocked 32,
+ *    and bit selection for blocked 512 where the CPU has VBMI and BITALG
+ *    (both below the template).
  * Both compute the formulas of blocked/probe.h, so the same bits and
  * answers (tests/blocked compares every shape with the scalar probe).
  */
@@ -155,6 +158,25 @@ static inline unsigned vert_miss(const vert_lanes *v, const uint8_t *base, const
     return _mm512_mask_test_epi64_mask(active, missing, missing);
 }
 
+/* An octet's answers (byte j of hit: key j, 0 or 1) to out unless NULL;
+ * returns how many are 1. x86 is little-endian: byte j lands at out[j]. */
+static inline size_t octet_answers(uint8_t *out, uint64_t hit) {
+    if (out) memcpy(out, &hit, 8);
+    return (size_t)__builtin_popcountll(hit);
+}
+
+/* Keys i..n - 1 of a batch lookup, with the scalar instance. */
+static inline size_t tail_contains(const bf_blocked *f, const uint64_t *hs, size_t i, size_t n,
+                                   uint8_t *out) {
+    size_t hits = 0;
+    for (; i < n; i++) {
+        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
+        if (out) out[i] = (uint8_t)hit;
+        hits += hit;
+    }
+    return hits;
+}
+
 /* Batch lookup: octets, the rest with the scalar instance. */
 static inline __attribute__((always_inline)) size_t
 vert_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned B,
@@ -172,15 +194,9 @@ vert_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, u
             miss |= (uint64_t)vert_miss(&v, data, off, hs + i, r, S, Z, K) << (8 * r);
         if (S == 4) miss = _pdep_u64(miss, 0x0f0f0f0f0f0f0f0full); /* a nibble per key to a byte */
         const uint64_t hit = bf__zero_bytes(miss);
-        if (out) memcpy(out + i, &hit, 8); /* x86 is little-endian: byte j = key j */
-        hits += (size_t)__builtin_popcountll(hit);
+        hits += octet_answers(out ? out + i : NULL, hit);
     }
-    for (; i < n; i++) {
-        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
-        if (out) out[i] = (uint8_t)hit;
-        hits += hit;
-    }
-    return hits;
+    return hits + tail_contains(f, hs, i, n, out);
 }
 
 /* Batch insert: each key's block or-ed in by one read-modify-write, key
@@ -338,12 +354,7 @@ r32_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, un
         if (out) _mm_storeu_si128((__m128i *)(void *)(out + i), _mm_maskz_set1_epi8(hit, 1));
         hits += (size_t)__builtin_popcount((unsigned)hit);
     }
-    for (; i < n; i++) {
-        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
-        if (out) out[i] = (uint8_t)hit;
-        hits += hit;
-    }
-    return hits;
+    return hits + tail_contains(f, hs, i, n, out);
 }
 
 #define R32_INSTANCE(k)                                                                        \
@@ -356,6 +367,70 @@ R32_INSTANCE(4)
 R32_INSTANCE(5)
 static size_t r32_any_sixteen(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) {
     return r32_contains(f, hs, n, out, f->shape.k);
+}
+
+/* ---- blocked 512: bit selection --------------------------------------------------------- */
+
+/* Lookups of the shapes (512, 1, 1, k), on CPUs with AVX-512 VBMI and
+ * BITALG. The horizontal template gathers one word per bit per octet (k
+ * gathers of eight); here one load fetches a key's whole 64-byte block,
+ * VPERMB picks the byte of each of its bits (up to eight bits a round,
+ * the key's lane of a register), and one VPSHUFBITQMB per round tests
+ * the eight keys' bits at once. Same formulas as blocked/probe.h: bit t
+ * of a key is bit p = (lo * salt[t]) mod 2^32 >> 23 of its block, bit
+ * p % 8 of byte p / 8. A round of fewer than eight bits repeats its
+ * first. */
+#define BITSEL_TARGET __attribute__((target("avx512vbmi,avx512bitalg")))
+
+static inline __attribute__((always_inline)) BITSEL_TARGET size_t
+bitsel_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned K) {
+    const uint8_t *const data = f->data;
+    __m512i salt[BF_BLOCKED_MAX_K];
+    for (unsigned t = 0; t < K; t++) salt[t] = _mm512_set1_epi64((long long)bf__blocked_salts[t]);
+    vert_walk w;
+    vert_walk_start(&w, f, hs, n, 512);
+    size_t hits = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const uint64_t *off = vert_walk_step(&w, data, hs, i, n, 0);
+        const __m512i lo = _mm512_loadu_si512((const void *)(hs + i)); /* the multiply reads lo */
+        uint64_t all = ~(uint64_t)0; /* bit 8j + u: bit u of key j's round is set */
+        BF__BLOCKED_UNROLL
+        for (unsigned r = 0; r < (K + 7) / 8; r++) {
+            __m512i byte_at = _mm512_setzero_si512(), bit_at = _mm512_setzero_si512();
+            BF__BLOCKED_UNROLL
+            for (unsigned u = 0; u < 8; u++) {
+                const unsigned t = 8 * r + u < K ? 8 * r + u : 8 * r;
+                /* p in bits 23..31 of the product's low half */
+                const __m512i prod = _mm512_mul_epu32(lo, salt[t]);
+                const __m512i byte = _mm512_srli_epi64(_mm512_slli_epi64(prod, 32), 58);
+                const __m512i bit = _mm512_and_si512(_mm512_srli_epi64(prod, 23), _mm512_set1_epi64(7));
+                byte_at = _mm512_or_si512(byte_at, _mm512_slli_epi64(byte, 8 * u));
+                bit_at = _mm512_or_si512(bit_at, _mm512_slli_epi64(_mm512_or_si512(bit, _mm512_set1_epi64(8 * u)), 8 * u));
+            }
+            __m512i bytes = _mm512_setzero_si512();
+            BF__BLOCKED_UNROLL
+            for (unsigned j = 0; j < 8; j++) /* key j's bytes to its lane */
+                bytes = _mm512_mask_permutexvar_epi8(bytes, (__mmask64)0xff << (8 * j), byte_at,
+                                                     _mm512_loadu_si512((const void *)(data + off[j])));
+            all &= (uint64_t)_mm512_bitshuffle_epi64_mask(bytes, bit_at);
+        }
+        const uint64_t hit = bf__zero_bytes(~all);
+        hits += octet_answers(out ? out + i : NULL, hit);
+    }
+    return hits + tail_contains(f, hs, i, n, out);
+}
+
+#define BITSEL_INSTANCE(k)                                                                     \
+    static BITSEL_TARGET size_t b512k##k##_bitsel(const bf_blocked *f, const uint64_t *hs,     \
+                                                  size_t n, uint8_t *out) {                   \
+        return bitsel_contains(f, hs, n, out, k);                                              \
+    }
+BITSEL_INSTANCE(6)
+BITSEL_INSTANCE(8)
+BITSEL_INSTANCE(10)
+static BITSEL_TARGET size_t b512_any_bitsel(const bf_blocked *f, const uint64_t *hs, size_t n,
+                                            uint8_t *out) {
+    return bitsel_contains(f, hs, n, out, f->shape.k);
 }
 
 /* ---- this file's own instances ------------------------------------------------------- */
@@ -385,7 +460,9 @@ static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batc
 
 /* The instances of this file for shape s: the sixteen-key lookup of
  * register-blocked 32 (its inserts stay horizontal: lanes sharing a word
- * must be or-ed in one after another), else the vertical ones. */
+ * must be or-ed in one after another), the bit-selecting lookup of
+ * blocked 512 where the CPU has it (inserts horizontal), else the
+ * vertical ones. */
 static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
                    bf_blocked_insert_fn *insert) {
     if (s->block_bits == 32) {
@@ -393,6 +470,15 @@ static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch
         if (specialised)
             *contains = s->k == 3 ? r32k3_sixteen : s->k == 4 ? r32k4_sixteen
                       : s->k == 5 ? r32k5_sixteen : r32_any_sixteen;
+        *insert = NULL;
+        return 1;
+    }
+    if (s->block_bits == 512 && s->sectors == 1) {
+        if (!(bf__cpu_features() & BF_CPU_AVX512BITSEL)) return 0;
+        *contains = b512_any_bitsel;
+        if (specialised)
+            *contains = s->k == 6 ? b512k6_bitsel : s->k == 8 ? b512k8_bitsel
+                      : s->k == 10 ? b512k10_bitsel : b512_any_bitsel;
         *insert = NULL;
         return 1;
     }

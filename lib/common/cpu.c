@@ -33,6 +33,10 @@ static uint32_t detect(void) {
         features |= BF_CPU_AVX512;
     /* The AVX-512 hash kernel's 64-bit multiply (VPMULLQ). */
     if ((features & BF_CPU_AVX512) && (b & avx512dq)) features |= BF_CPU_AVX512DQ;
+    /* The blocked-512 lookup's byte permute and bit select (ECX). */
+    const unsigned avx512vbmi = 1u << 1, avx512bitalg = 1u << 12;
+    if ((features & BF_CPU_AVX512) && (c & avx512vbmi) && (c & avx512bitalg))
+        features |= BF_CPU_AVX512BITSEL;
     return features;
 }
 #elif defined(__aarch64__)

@@ -17,7 +17,9 @@ enum {
     BF_CPU_AVX2 = 1u << 0,     /* AVX2 + OS saves YMM */
     BF_CPU_AVX512 = 1u << 1,   /* AVX-512 F, BW, VL + OS saves ZMM/opmask */
     BF_CPU_NEON = 1u << 2,     /* aarch64 Advanced SIMD */
-    BF_CPU_AVX512DQ = 1u << 3  /* AVX-512 DQ (VPMULLQ), with BF_CPU_AVX512 */
+    BF_CPU_AVX512DQ = 1u << 3, /* AVX-512 DQ (VPMULLQ), with BF_CPU_AVX512 */
+    BF_CPU_AVX512BITSEL = 1u << 4 /* AVX-512 VBMI and BITALG (VPERMB, VPSHUFBITQMB), with
+                                   * BF_CPU_AVX512 */
 };
 BF_HIDDEN uint32_t bf__cpu_features(void);
 
