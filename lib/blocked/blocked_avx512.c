@@ -90,7 +90,9 @@ static inline void vert_offsets(const uint64_t *hs, __m512i nb, unsigned B, uint
  * vector store read back at once by scalar loads would wait for the store
  * to reach the cache on some cores). */
 static inline void vert_offsets_scalar(const uint64_t *hs, uint64_t nb, unsigned B, uint64_t off[8]) {
-    for (unsigned j = 0; j < 8; j++) off[j] = bf__blocked_block_index(bf_sbbf_load_hash(hs + j), nb) << bf__blocked_log2(B / 8);
+    /* nb < 2^32 (blocked.c takes these kernels only then): the SBBF's index. */
+    BF__BLOCKED_UNROLL
+    for (unsigned j = 0; j < 8; j++) off[j] = ((bf_sbbf_load_hash(hs + j) >> 32) * nb) >> 32 << bf__blocked_log2(B / 8);
 }
 
 /* The block offsets of a batch's octets: the ring where the filter is
