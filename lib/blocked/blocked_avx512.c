@@ -90,9 +90,10 @@ static inline void vert_offsets(const uint64_t *hs, __m512i nb, unsigned B, uint
  * vector store read back at once by scalar loads would wait for the store
  * to reach the cache on some cores). */
 static inline void vert_offsets_scalar(const uint64_t *hs, uint64_t nb, unsigned B, uint64_t off[8]) {
-    /* nb < 2^32 (blocked.c takes these kernels only then): the SBBF's index. */
+    /* nb < 2^32 (blocked.c takes these kernels only then): the SBBF's index,
+     * with no test for larger filters in the loop. */
     BF__BLOCKED_UNROLL
-    for (unsigned j = 0; j < 8; j++) off[j] = ((bf_sbbf_load_hash(hs + j) >> 32) * nb) >> 32 << bf__blocked_log2(B / 8);
+    for (unsigned j = 0; j < 8; j++) off[j] = bf_sbbf_block_index(bf_sbbf_load_hash(hs + j), nb) << bf__blocked_log2(B / 8);
 }
 
 /* The block offsets of a batch's octets: the ring where the filter is
@@ -460,6 +461,27 @@ static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batc
 }
 
 
+/* The lookups of this file's own for plain blocks (S = 1), specialised
+ * by k where compiled for: register-blocked 32 with sixteen keys per
+ * register, blocked 512 by bit selection. */
+static const struct {
+    unsigned block_bits, k;
+    bf_blocked_batch_fn contains;
+} plain_rows[] = {
+    {32, 3, r32k3_sixteen}, {32, 4, r32k4_sixteen}, {32, 5, r32k5_sixteen},
+    {512, 6, b512k6_bitsel}, {512, 8, b512k8_bitsel}, {512, 10, b512k10_bitsel},
+};
+
+/* s's row of plain_rows if `specialised` and there is one, else any. */
+static bf_blocked_batch_fn plain_lookup(const bf_blocked_shape *s, bool specialised,
+                                        bf_blocked_batch_fn any) {
+    if (specialised)
+        for (size_t i = 0; i < sizeof plain_rows / sizeof plain_rows[0]; i++)
+            if (plain_rows[i].block_bits == s->block_bits && plain_rows[i].k == s->k)
+                return plain_rows[i].contains;
+    return any;
+}
+
 /* The instances of this file for shape s: the sixteen-key lookup of
  * register-blocked 32 (its inserts stay horizontal: lanes sharing a word
  * must be or-ed in one after another), the bit-selecting lookup of
@@ -467,22 +489,11 @@ static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batc
  * vertical ones. */
 static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
                    bf_blocked_insert_fn *insert) {
-    if (s->block_bits == 32) {
-        *contains = r32_any_sixteen;
-        if (specialised)
-            *contains = s->k == 3 ? r32k3_sixteen : s->k == 4 ? r32k4_sixteen
-                      : s->k == 5 ? r32k5_sixteen : r32_any_sixteen;
-        *insert = NULL;
-        return 1;
-    }
-    if (s->block_bits == 512 && s->sectors == 1) {
-        if (!(bf__cpu_features() & BF_CPU_AVX512BITSEL)) return 0;
-        *contains = b512_any_bitsel;
-        if (specialised)
-            *contains = s->k == 6 ? b512k6_bitsel : s->k == 8 ? b512k8_bitsel
-                      : s->k == 10 ? b512k10_bitsel : b512_any_bitsel;
-        *insert = NULL;
-        return 1;
-    }
-    return vert_for(s, specialised, contains, insert);
+    const bool r32 = s->block_bits == 32;
+    const bool b512 = s->block_bits == 512 && s->sectors == 1 &&
+                      (bf__cpu_features() & BF_CPU_AVX512BITSEL);
+    if (!r32 && !b512) return vert_for(s, specialised, contains, insert);
+    *contains = plain_lookup(s, specialised, r32 ? r32_any_sixteen : b512_any_bitsel);
+    *insert = NULL;
+    return 1;
 }

@@ -176,7 +176,6 @@ typedef struct bf_part_batch {
     uint8_t *out; /* the caller's answers, or NULL (count only, inserts) */
     uint8_t *ans; /* one bucket's answers in bucket order, when out is set */
     size_t found;
-    unsigned swept; /* the sweeps' loads end here (preload, partition.c) */
 } bf_part_batch;
 
 /* Starts a partitioned batch of n keys on t: contains (write false; out
