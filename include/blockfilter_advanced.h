@@ -849,15 +849,30 @@ typedef struct bf_choice {
 BF_API int bf_choose(const bf_cost_table *t, const bf_job *job, bf_choice *out,
                      size_t max_out, size_t *n_out);
 
-/** Builds the choice's filter (c->bytes), inserts n keys (random 64-bit
+/** Builds each choice's filter (c->bytes), inserts n keys (random 64-bit
  *  hashes) and measures: batch insert and lookup ns per key (medians over
- *  chunks of 2^16 keys), FPR over `absent` other random hashes, and false
- *  negatives (always 0 for a correct filter). BF_EFULL if a cuckoo table
- *  cannot take the n keys. */
+ *  chunks of 2^16 keys), FPR over `absent` other random hashes (the same
+ *  for every choice), and false negatives (always 0 for a correct filter).
+ *  The filters are built one after another and kept; the absent lookups go
+ *  round them in up to 5 rounds (fewer under 2^20 absent keys), so a slow
+ *  spell of a shared machine falls on every choice alike. lookup_ns_lo and
+ *  _hi are the lowest and highest median of one round's visit: how far the
+ *  machine moved while measuring. count is 1 .. BF_MEASURE_MAX; all the
+ *  filters are in memory at once. out[i].status is BF_OK, BF_ENOTFOUND
+ *  (not a candidate of this build), BF_EFULL (a cuckoo table cannot take
+ *  the n keys) or BF_ENOMEM; the call returns the first choice's error that
+ *  is not BF_OK (the others are still measured), or BF_EINVAL. */
+#define BF_MEASURE_MAX 8u
 typedef struct bf_measurement {
     double insert_ns, lookup_ns, fpr;
     uint64_t false_positives, absent, false_negatives;
+    double lookup_ns_lo, lookup_ns_hi; /* (since 0.3.1) */
+    unsigned rounds;                   /* (since 0.3.1) */
+    int status;                        /* (since 0.3.1) */
 } bf_measurement;
+BF_API int bf_choices_measure(const bf_choice *c, size_t count, uint64_t n, uint64_t absent,
+                              bf_measurement *out);
+/** bf_choices_measure for one choice. */
 BF_API int bf_choice_measure(const bf_choice *c, uint64_t n, uint64_t absent,
                              bf_measurement *out);
 

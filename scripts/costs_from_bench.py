@@ -18,7 +18,7 @@ bpk:B`, bench/design.cc) gives the blocked shapes' batch lookups, named as
 the chooser names them (blocked-<block_bits>-<sectors>-<groups>-k<k>, from
 the row's counters). Its filters are n x bits/key in size, not the table's
 sizes, so each shape gets a row at each size class of `blockfilter
-calibrate` (32 KiB, 512 KiB, 8 MiB, 128 MiB) that lies within the sizes
+calibrate` (32 KiB, 512 KiB, 2 MiB, 8 MiB, 128 MiB, 1 GiB) that lies within the sizes
 it was measured at, interpolated linearly in log2(bytes) between the
 nearest measured sizes on either side, the chooser's own rule: the rows
 then replace calibrated ones size for size. No class is extrapolated. The
@@ -37,7 +37,7 @@ import re
 import sys
 
 # The sizes `blockfilter calibrate` measures (lib/choose/calibrate.c).
-SIZE_CLASSES = (1 << 15, 1 << 19, 1 << 23, 1 << 27, 1 << 30)
+SIZE_CLASSES = (1 << 15, 1 << 19, 1 << 21, 1 << 23, 1 << 27, 1 << 30)
 
 
 def cuckoo_bits(n, nbytes):

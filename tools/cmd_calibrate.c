@@ -140,29 +140,59 @@ static void print_choice(const bf_choice *c, size_t rank) {
 }
 
 /* Builds the first `count` ranked choices with the job's keys and measures
- * them (the check of a pick). */
+ * them, interleaved (the check of a pick), then says whether the
+ * measurements confirm the pick: it measured cheapest, or the cheapest
+ * measured is within the spread the rounds showed. */
 static int measure_top(const bf_choice *ch, size_t count, const bf_job *job, uint64_t absent) {
+    bf_measurement m[BF_MEASURE_MAX];
+    if (count > BF_MEASURE_MAX) count = BF_MEASURE_MAX;
     printf("\nmeasured: each built with %" PRIu64 " keys (random 64-bit hashes), %" PRIu64
-           " absent lookups\n",
+           " absent lookups",
            job->n, absent);
-    printf("%-20s %9s %9s %11s %14s %14s\n", "candidate", "insert_ns", "lookup_ns", "fpr",
-           "expected_ns", "(model)");
+    fflush(stdout);
+    int rc = bf_choices_measure(ch, count, job->n, absent, m);
+    if (rc == BF_EINVAL || rc == BF_ENOMEM) {
+        printf("\n");
+        return cli_lib_error("calc", "cannot measure", rc, 0);
+    }
+    printf(" in %u rounds, all filters at once\n", m[0].rounds ? m[0].rounds : 1);
+    printf("%-20s %9s %9s %13s %11s %14s %14s\n", "candidate", "insert_ns", "lookup_ns",
+           "(rounds)", "fpr", "expected_ns", "(model)");
     int status = 0;
+    double total[BF_MEASURE_MAX], lo[BF_MEASURE_MAX], hi[BF_MEASURE_MAX];
+    size_t best = count;
     for (size_t i = 0; i < count; i++) {
-        bf_measurement m;
-        fflush(stdout);
-        int rc = bf_choice_measure(&ch[i], job->n, absent, &m);
-        if (rc) {
-            printf("%-20s %s\n", ch[i].name, bf_strerror(rc));
+        if (m[i].status) {
+            printf("%-20s %s\n", ch[i].name, bf_strerror(m[i].status));
             status = BF_CLI_EXIT_ERROR;
             continue;
         }
-        double total = m.lookup_ns + job->negatives * m.fpr * job->work_ns;
-        printf("%-20s %9.2f %9.2f %11.4g %14.2f %14.2f%s\n", ch[i].name, m.insert_ns, m.lookup_ns,
-               m.fpr, total, ch[i].expected_ns,
-               m.false_negatives ? "  FALSE NEGATIVES" : "");
-        if (m.false_negatives) status = BF_CLI_EXIT_ERROR;
+        double fp = job->negatives * m[i].fpr * job->work_ns;
+        total[i] = m[i].lookup_ns + fp;
+        lo[i] = m[i].lookup_ns_lo + fp;
+        hi[i] = m[i].lookup_ns_hi + fp;
+        char range[32];
+        snprintf(range, sizeof range, "%.2f-%.2f", m[i].lookup_ns_lo, m[i].lookup_ns_hi);
+        printf("%-20s %9.2f %9.2f %13s %11.4g %14.2f %14.2f%s\n", ch[i].name, m[i].insert_ns,
+               m[i].lookup_ns, range, m[i].fpr, total[i], ch[i].expected_ns,
+               m[i].false_negatives ? "  FALSE NEGATIVES" : "");
+        if (m[i].false_negatives) status = BF_CLI_EXIT_ERROR;
+        if (best == count || total[i] < total[best]) best = i;
     }
+    if (best == count || m[0].status) return status;
+    if (best == 0)
+        printf("verdict: confirmed: the pick, %s, measured cheapest\n", ch[0].name);
+    else if (lo[0] <= hi[best])
+        printf("verdict: confirmed within the spread: %s measured %.1f%% cheaper than the pick, "
+               "but the pick's best round (%.2f ns) beat %s's worst (%.2f ns)\n",
+               ch[best].name, 100 * (1 - total[best] / total[0]), lo[0], ch[best].name,
+               hi[best]);
+    else
+        printf("verdict: not confirmed: %s measured %.1f%% cheaper than the pick in every round "
+               "(%.2f-%.2f ns against %.2f-%.2f): calibrate again on a quieter machine, or "
+               "take %s\n",
+               ch[best].name, 100 * (1 - total[best] / total[0]), lo[best], hi[best], lo[0],
+               hi[0], ch[best].name);
     return status;
 }
 

@@ -5,60 +5,146 @@
  * between them in log2(bytes), so nothing depends on what the machine says
  * its caches are (a virtual machine may report its host's).
  *
- * Each measurement makes a fresh filter of the size, loads it with keys
- * (the layout's design load, at most FILL_CAP keys: 8 a 4 KiB page at 128 MiB
- * and thousands a 2 MiB huge page, which the allocator asks for, so lookups
- * read memory of the filter's own, not the shared zero page), then times PASSES batch
- * lookups of CHUNK random hashes, each pass with hashes of its own (so a
- * large filter's lines are not warm from the pass before), after one
- * warm-up pass. The row is the median pass, in ns per key of this thread's
- * CPU time (time the thread waited for the core while others ran does not
- * count; what they did to the caches does).
+ * Each candidate gets a fresh filter of the size, loaded with keys (the
+ * layout's design load, at most FILL_CAP keys: 8 a 4 KiB page at 128 MiB and
+ * thousands a 2 MiB huge page, which the allocator asks for, so lookups read
+ * memory of the filter's own, not the shared zero page). A timed pass is one
+ * batch lookup of CHUNK random hashes, each pass with hashes of its own (so
+ * a large filter's lines are not warm from the pass before), made just
+ * before it, untimed, as bf_choice_measure makes them: the batch reads them
+ * from cache, as a caller's freshly hashed keys would be. A visit is
+ * untimed passes enough to touch nearly every line of a filter the caches
+ * can hold (warm_passes), then TIMED timed ones. The row is the median timed pass,
+ * in ns per key of this thread's CPU time (time the thread waited for the
+ * core while others ran does not count; what they did to the caches does).
+ *
+ * Where a class's filters fit in memory together (INTERLEAVE_BYTES), every
+ * candidate is built first and the visits go round the candidates VISITS
+ * times, so a slow spell of a shared machine (on a 2-vCPU guest, lookups
+ * ran 1.5x slower for seconds at a time) falls on all of them alike rather
+ * than on whichever was measured then; one visit each at a time was 2x
+ * apart between calibrations. Larger classes are measured a candidate at a
+ * time, one visit each, and freed before the next.
  */
 #include "choose/candidates.h"
 
 #include <math.h>
 
 #define CHUNK ((size_t)1 << 16)
-#define PASSES 11
+#define TIMED 4
+#define VISITS 3
 #define FILL_CAP ((uint64_t)1 << 18)
+#define INTERLEAVE_BYTES ((uint64_t)1 << 30) /* all of a class's filters at once */
 
-/* 32 KiB (L1), 512 KiB (L2), 8 MiB (L3), 128 MiB (past it: four times
- * the 32 MiB L3 of one Zen 4 chiplet) and 1 GiB (DRAM with TLB misses on
- * 2 MiB pages: the size of a 10^8-key filter at 64-80 bits/key). Most of
- * the time goes to the last two (the kernel zeroes each candidate's
- * memory): on a 2-vCPU Zen 4 guest, about 9 s for all five classes. */
-static const uint64_t class_bytes[] = {(uint64_t)1 << 15, (uint64_t)1 << 19,
+/* 32 KiB (L1), 512 KiB (L2), 2 MiB (just past a Zen 4 core's 1 MiB L2, the
+ * size of a 10^6-key filter at 16 bits/key), 8 MiB (L3), 128 MiB (past it:
+ * four times the 32 MiB L3 of one Zen 4 chiplet) and 1 GiB (DRAM with TLB
+ * misses on 2 MiB pages: the size of a 10^8-key filter at 64-80 bits/key).
+ * Most of the time goes to the last two (the kernel zeroes each
+ * candidate's memory): on a 2-vCPU Zen 4 guest, about 10 s for all six
+ * classes. */
+static const uint64_t class_bytes[] = {(uint64_t)1 << 15, (uint64_t)1 << 19, (uint64_t)1 << 21,
                                        (uint64_t)1 << 23, (uint64_t)1 << 27, (uint64_t)1 << 30};
 #define NCLASSES (sizeof class_bytes / sizeof class_bytes[0])
 
-/* The median batch lookup ns per key of one candidate at one size. probes
- * holds (PASSES + 1) * CHUNK hashes; scratch CHUNK hashes; ans CHUNK. */
-static int measure(const bf__candidate *c, uint64_t bytes, const uint64_t *probes,
-                   uint64_t *scratch, uint8_t *ans, double *ns_out) {
-    void *obj = NULL;
-    int rc = c->ops->make(c, bytes, &obj);
+/* A fresh filter of the candidate at bytes, loaded; scratch holds CHUNK. */
+static int build(const bf__candidate *c, uint64_t bytes, uint64_t *scratch, void **obj) {
+    int rc = c->ops->make(c, bytes, obj);
     if (rc) return rc;
-    uint64_t keys = c->ops->design_keys(c, obj), st = 0xca1b;
+    uint64_t keys = c->ops->design_keys(c, *obj), st = 0xca1b;
     if (keys > FILL_CAP) keys = FILL_CAP;
     for (uint64_t done = 0; rc == BF_OK && done < keys;) {
         size_t len = (size_t)(keys - done < CHUNK ? keys - done : CHUNK);
         for (size_t i = 0; i < len; i++) scratch[i] = bf__splitmix64(&st);
-        rc = c->ops->insert(obj, scratch, len);
+        rc = c->ops->insert(*obj, scratch, len);
         done += len;
     }
-    double ns[PASSES];
-    if (rc == BF_OK) {
-        c->ops->lookup(obj, probes, CHUNK, ans); /* warm-up */
-        for (size_t p = 0; p < PASSES; p++) {
-            double t0 = bf__cpu_seconds();
-            c->ops->lookup(obj, probes + (p + 1) * CHUNK, CHUNK, ans);
-            ns[p] = 1e9 * (bf__cpu_seconds() - t0) / (double)CHUNK;
-        }
-        *ns_out = bf__median(ns, PASSES);
-        if (!(*ns_out > 0)) *ns_out = 1e-3; /* below the clock's resolution */
+    if (rc) {
+        c->ops->destroy(*obj);
+        *obj = NULL;
     }
+    return rc;
+}
+
+/* Untimed passes before a visit's timed ones: three random probes per
+ * 64-byte line touch 95 % of the lines (1 - e^-3), so a filter that fits
+ * the last-level cache is measured from it, as in a job that uses it alone,
+ * and not from memory after the other candidates' filters evicted it. At
+ * least 2 (small filters), at most 8 (filters past the caches gain
+ * nothing). */
+static size_t warm_passes(uint64_t bytes) {
+    uint64_t p = 3 * (bytes / 64) / CHUNK;
+    return p < 2 ? 2 : p > 8 ? 8 : (size_t)p;
+}
+
+/* One visit: warm_passes untimed passes, then TIMED passes whose ns per key
+ * go to ns[0, TIMED). */
+static void visit(const bf__candidate *c, const void *obj, uint64_t bytes,
+                  uint64_t *probe_state, uint64_t *scratch, uint8_t *ans, double *ns) {
+    size_t warm = warm_passes(bytes);
+    for (size_t p = 0; p < warm + TIMED; p++) {
+        for (size_t i = 0; i < CHUNK; i++) scratch[i] = bf__splitmix64(probe_state);
+        double t0 = bf__cpu_seconds();
+        c->ops->lookup(obj, scratch, CHUNK, ans);
+        if (p >= warm) ns[p - warm] = 1e9 * (bf__cpu_seconds() - t0) / (double)CHUNK;
+    }
+}
+
+static double row_ns(double *ns, size_t n) {
+    double m = bf__median(ns, n);
+    return m > 0 ? m : 1e-3; /* below the clock's resolution */
+}
+
+/* One candidate at one size, built, visited once and freed. */
+static int measure_alone(const bf__candidate *c, uint64_t bytes, uint64_t *probe_state,
+                         uint64_t *scratch, uint8_t *ans, double *row) {
+    void *obj = NULL;
+    int rc = build(c, bytes, scratch, &obj);
+    if (rc) return rc;
+    double ns[TIMED];
+    visit(c, obj, bytes, probe_state, scratch, ans, ns);
+    *row = row_ns(ns, TIMED);
     c->ops->destroy(obj);
+    return BF_OK;
+}
+
+/* One class, all candidates built at once and visited VISITS times in
+ * turn; rows_ns[i] gets candidate i's row. *whole = 0 if the deadline
+ * (checked before each build and each round, unless check is 0) came
+ * first. */
+static int class_interleaved(uint64_t bytes, size_t ncand, uint64_t *probe_state,
+                             uint64_t *scratch, uint8_t *ans, double *rows_ns,
+                             double deadline, int check, int *whole) {
+    void **obj = bf__calloc(ncand, sizeof *obj);
+    double *ns = bf__malloc(ncand * VISITS * TIMED * sizeof *ns);
+    int rc = (!obj || !ns) ? BF_ENOMEM : BF_OK;
+    double longest = 0, round_s = 0;
+    *whole = 0;
+    size_t built = 0;
+    for (; rc == BF_OK && built < ncand; built++) {
+        double t0 = bf__now_seconds();
+        if (check && t0 + longest > deadline) break;
+        rc = build(bf__candidate_at(built), bytes, scratch, &obj[built]);
+        if (bf__now_seconds() - t0 > longest) longest = bf__now_seconds() - t0;
+    }
+    size_t v = 0;
+    for (; rc == BF_OK && built == ncand && v < VISITS; v++) {
+        double t0 = bf__now_seconds();
+        if (check && t0 + round_s > deadline) break;
+        for (size_t i = 0; i < ncand; i++)
+            visit(bf__candidate_at(i), obj[i], bytes, probe_state, scratch, ans,
+                  ns + (i * VISITS + v) * TIMED);
+        round_s = bf__now_seconds() - t0;
+    }
+    if (rc == BF_OK && v == VISITS) {
+        for (size_t i = 0; i < ncand; i++)
+            rows_ns[i] = row_ns(ns + i * VISITS * TIMED, VISITS * TIMED);
+        *whole = 1;
+    }
+    for (size_t i = 0; obj && i < ncand; i++)
+        if (obj[i]) bf__candidate_at(i)->ops->destroy(obj[i]);
+    bf__free(obj);
+    bf__free(ns);
     return rc;
 }
 
@@ -66,17 +152,13 @@ int bf_calibrate(bf_cost_table **out, double max_seconds) {
     if (!out || !(max_seconds >= 0.5 && max_seconds <= 600)) return BF_EINVAL;
     double deadline = bf__now_seconds() + max_seconds;
     bf_cost_table *t = NULL;
-    uint64_t *probes = bf__malloc((PASSES + 1) * CHUNK * sizeof *probes);
     uint64_t *scratch = bf__malloc(CHUNK * sizeof *scratch);
     uint8_t *ans = bf__malloc(CHUNK);
     size_t ncand = bf__candidate_count(), classes_done = 0;
     double *rows_ns = bf__malloc(ncand * sizeof *rows_ns); /* one class's rows,
                                                               kept until it is whole */
-    int rc = (!probes || !scratch || !ans || !rows_ns) ? BF_ENOMEM : bf_cost_table_new(&t);
-    if (rc == BF_OK) {
-        uint64_t st = 0x9b0be5;
-        for (size_t i = 0; i < (PASSES + 1) * CHUNK; i++) probes[i] = bf__splitmix64(&st);
-    }
+    int rc = (!scratch || !ans || !rows_ns) ? BF_ENOMEM : bf_cost_table_new(&t);
+    uint64_t probe_state = 0x9b0be5;
     double slowest = 0; /* the longest one candidate took, in the class before */
     for (size_t k = 0; rc == BF_OK && k < NCLASSES; k++) {
         /* The smallest class is measured whole whatever the time (it is
@@ -84,17 +166,28 @@ int bf_calibrate(bf_cost_table **out, double max_seconds) {
          * the budget, each whole or not at all. A candidate starts only if
          * the longest one so far in this class (at first, twice the longest
          * in the class before) would still end in time, so the budget is
-         * kept, not overrun by a class that cannot finish. A class whose
+         * kept, not overrun by a class that cannot finish (an interleaved
+         * class checks before each build and each round). A class whose
          * memory cannot be had is left out too. */
         size_t i = 0;
         double longest = 0, expect = 2 * slowest;
-        for (; i < ncand; i++) {
+        if (class_bytes[k] * ncand <= INTERLEAVE_BYTES) {
+            int whole = 0;
             double t0 = bf__now_seconds();
-            if (k > 0 && t0 + (i ? longest : expect) > deadline) break;
-            rc = measure(bf__candidate_at(i), class_bytes[k], probes, scratch, ans, &rows_ns[i]);
-            if (rc) break;
-            double took = bf__now_seconds() - t0;
-            if (took > longest) longest = took;
+            rc = class_interleaved(class_bytes[k], ncand, &probe_state, scratch, ans, rows_ns,
+                                   deadline, k > 0, &whole);
+            i = whole ? ncand : 0;
+            longest = (bf__now_seconds() - t0) / (double)ncand; /* a candidate's share */
+        } else {
+            for (; i < ncand; i++) {
+                double t0 = bf__now_seconds();
+                if (k > 0 && t0 + (i ? longest : expect) > deadline) break;
+                rc = measure_alone(bf__candidate_at(i), class_bytes[k], &probe_state, scratch,
+                                   ans, &rows_ns[i]);
+                if (rc) break;
+                double took = bf__now_seconds() - t0;
+                if (took > longest) longest = took;
+            }
         }
         slowest = longest;
         if (rc == BF_ENOMEM && k > 0) rc = BF_OK;                       /* left out whole */
@@ -103,7 +196,6 @@ int bf_calibrate(bf_cost_table **out, double max_seconds) {
             rc = bf_cost_table_add(t, bf__candidate_at(i)->name, class_bytes[k], rows_ns[i]);
         classes_done++;
     }
-    bf__free(probes);
     bf__free(scratch);
     bf__free(ans);
     bf__free(rows_ns);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int job_valid(const bf_job *j) {
     if (j->n == 0) return 0;
@@ -218,52 +219,137 @@ static void fill(uint64_t *h, size_t n, uint64_t *state) {
     for (size_t i = 0; i < n; i++) h[i] = bf__splitmix64(state);
 }
 
-int bf_choice_measure(const bf_choice *c, uint64_t n, uint64_t absent, bf_measurement *out) {
-    if (!c || !out || n == 0 || absent == 0) return BF_EINVAL;
+/* Rounds of the interleaved lookups, and the chunks of each visit spent
+ * warming the caches (three probes a line of a cache-sized filter, at most
+ * 8 chunks and at most a quarter of the visit), as calibrate.c warms. */
+#define ROUNDS 5
+#define MIN_VISIT_CHUNKS 16
+
+typedef struct measured {
+    const bf__candidate *cand;
+    void *obj;
+    uint64_t state; /* the absent hashes' stream, the same for every choice */
+    double *ns;     /* the timed chunks, all rounds */
+    size_t timed;
+    double round_lo, round_hi;
+} measured;
+
+/* Builds c's filter and inserts n keys in chunks, timed; checks they are all
+ * found. */
+static int build_measured(const bf_choice *c, measured *e, uint64_t n, uint64_t *h,
+                          uint8_t *ans, double *ns, bf_measurement *m) {
     long idx = bf__candidate_find(c->name);
     if (idx < 0) return BF_ENOTFOUND;
-    const bf__candidate *cand = bf__candidate_at((size_t)idx);
+    e->cand = bf__candidate_at((size_t)idx);
+    int rc = e->cand->ops->make(e->cand, c->bytes, &e->obj);
     size_t chunks_in = (size_t)((n + CHUNK - 1) / CHUNK);
-    size_t chunks_out = (size_t)((absent + CHUNK - 1) / CHUNK);
-    uint64_t *h = bf__malloc(CHUNK * sizeof *h);
-    uint8_t *ans = bf__malloc(CHUNK);
-    double *ns = bf__malloc((chunks_in > chunks_out ? chunks_in : chunks_out) * sizeof *ns);
-    void *obj = NULL;
-    int rc = (!h || !ans || !ns) ? BF_ENOMEM : cand->ops->make(cand, c->bytes, &obj);
-    bf_measurement m = {0};
-    const uint64_t seed_in = 0x5eed0001, seed_out = 0x5eed0002;
+    const uint64_t seed_in = 0x5eed0001;
     uint64_t st = seed_in;
     for (size_t k = 0; rc == BF_OK && k < chunks_in; k++) {
         size_t len = (size_t)(k + 1 < chunks_in ? CHUNK : n - (uint64_t)k * CHUNK);
         fill(h, len, &st);
         double t0 = bf__cpu_seconds();
-        rc = cand->ops->insert(obj, h, len);
+        rc = e->cand->ops->insert(e->obj, h, len);
         ns[k] = 1e9 * (bf__cpu_seconds() - t0) / (double)len;
     }
-    if (rc == BF_OK) {
-        m.insert_ns = bf__median(ns, chunks_in);
-        st = seed_in; /* every inserted key must be found */
-        for (size_t k = 0; k < chunks_in; k++) {
-            size_t len = (size_t)(k + 1 < chunks_in ? CHUNK : n - (uint64_t)k * CHUNK);
-            fill(h, len, &st);
-            m.false_negatives += len - cand->ops->lookup(obj, h, len, ans);
-        }
-        st = seed_out;
-        for (size_t k = 0; k < chunks_out; k++) {
-            size_t len = (size_t)(k + 1 < chunks_out ? CHUNK : absent - (uint64_t)k * CHUNK);
-            fill(h, len, &st);
-            double t0 = bf__cpu_seconds();
-            m.false_positives += cand->ops->lookup(obj, h, len, ans);
-            ns[k] = 1e9 * (bf__cpu_seconds() - t0) / (double)len;
-        }
-        m.lookup_ns = bf__median(ns, chunks_out);
-        m.absent = absent;
-        m.fpr = (double)m.false_positives / (double)absent;
-        *out = m;
+    if (rc) return rc;
+    m->insert_ns = bf__median(ns, chunks_in);
+    st = seed_in; /* every inserted key must be found */
+    for (size_t k = 0; k < chunks_in; k++) {
+        size_t len = (size_t)(k + 1 < chunks_in ? CHUNK : n - (uint64_t)k * CHUNK);
+        fill(h, len, &st);
+        m->false_negatives += len - e->cand->ops->lookup(e->obj, h, len, ans);
     }
-    if (obj) cand->ops->destroy(obj);
+    return BF_OK;
+}
+
+int bf_choices_measure(const bf_choice *c, size_t count, uint64_t n, uint64_t absent,
+                       bf_measurement *out) {
+    if (!c || !out || count == 0 || count > BF_MEASURE_MAX || n == 0 || absent == 0)
+        return BF_EINVAL;
+    size_t chunks_in = (size_t)((n + CHUNK - 1) / CHUNK);
+    size_t chunks_out = (size_t)((absent + CHUNK - 1) / CHUNK);
+    uint64_t *h = bf__malloc(CHUNK * sizeof *h);
+    uint8_t *ans = bf__malloc(CHUNK);
+    double *ns_in = bf__malloc(chunks_in * sizeof *ns_in);
+    double *ns_out = bf__malloc(count * chunks_out * sizeof *ns_out);
+    double *visit = bf__malloc(chunks_out * sizeof *visit);
+    measured e[BF_MEASURE_MAX];
+    memset(e, 0, sizeof e);
+    if (!h || !ans || !ns_in || !ns_out || !visit) {
+        bf__free(h);
+        bf__free(ans);
+        bf__free(ns_in);
+        bf__free(ns_out);
+        bf__free(visit);
+        return BF_ENOMEM;
+    }
+    int first_rc = BF_OK;
+    for (size_t i = 0; i < count; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].lookup_ns = out[i].lookup_ns_lo = out[i].lookup_ns_hi = out[i].fpr = NAN;
+        out[i].insert_ns = NAN;
+        e[i].state = 0x5eed0002;
+        e[i].ns = ns_out + i * chunks_out;
+        e[i].round_lo = INFINITY;
+        e[i].round_hi = -INFINITY;
+        out[i].status = build_measured(&c[i], &e[i], n, h, ans, ns_in, &out[i]);
+        if (out[i].status && e[i].obj) {
+            e[i].cand->ops->destroy(e[i].obj);
+            e[i].obj = NULL;
+        }
+        if (out[i].status && first_rc == BF_OK) first_rc = out[i].status;
+    }
+    /* The absent lookups go round the filters built, a visit of chunks_out /
+     * rounds chunks each, so a slow spell of a shared machine falls on all
+     * of them alike. Every chunk counts for the FPR; a visit's first few
+     * only warm the caches and are not timed. */
+    size_t rounds = chunks_out / MIN_VISIT_CHUNKS;
+    if (rounds > ROUNDS) rounds = ROUNDS;
+    if (rounds < 1) rounds = 1;
+    size_t done = 0;
+    for (size_t r = 0; r < rounds; r++) {
+        size_t upto = chunks_out * (r + 1) / rounds, len_visit = upto - done;
+        for (size_t i = 0; i < count; i++) {
+            if (!e[i].obj) continue;
+            uint64_t lines = c[i].bytes / 64, warm = 3 * lines / CHUNK;
+            if (warm > 8) warm = 8;
+            if (warm > len_visit / 4) warm = len_visit / 4;
+            size_t nv = 0;
+            for (size_t k = done; k < upto; k++) {
+                size_t len = (size_t)(k + 1 < chunks_out ? CHUNK : absent - (uint64_t)k * CHUNK);
+                fill(h, len, &e[i].state);
+                double t0 = bf__cpu_seconds();
+                out[i].false_positives += e[i].cand->ops->lookup(e[i].obj, h, len, ans);
+                double t = 1e9 * (bf__cpu_seconds() - t0) / (double)len;
+                if (k - done < warm) continue;
+                e[i].ns[e[i].timed++] = t;
+                visit[nv++] = t;
+            }
+            double med = bf__median(visit, nv);
+            if (med < e[i].round_lo) e[i].round_lo = med;
+            if (med > e[i].round_hi) e[i].round_hi = med;
+        }
+        done = upto;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (!e[i].obj) continue;
+        out[i].lookup_ns = bf__median(e[i].ns, e[i].timed);
+        out[i].lookup_ns_lo = e[i].round_lo;
+        out[i].lookup_ns_hi = e[i].round_hi;
+        out[i].rounds = (unsigned)rounds;
+        out[i].absent = absent;
+        out[i].fpr = (double)out[i].false_positives / (double)absent;
+        e[i].cand->ops->destroy(e[i].obj);
+    }
     bf__free(h);
     bf__free(ans);
-    bf__free(ns);
-    return rc;
+    bf__free(ns_in);
+    bf__free(ns_out);
+    bf__free(visit);
+    return first_rc;
+}
+
+int bf_choice_measure(const bf_choice *c, uint64_t n, uint64_t absent, bf_measurement *out) {
+    return bf_choices_measure(c, 1, n, absent, out);
 }

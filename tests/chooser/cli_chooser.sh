@@ -86,6 +86,7 @@ expect 2 "calibrate --from hostile" -- "$BF" calibrate --from bad.txt --out merg
 expect 0 "calc --measure" -- "$BF" calc --n 20000 --fpp 0.01 --work-ns 100 --costs costs.txt --measure 200000
 has "calc --measure" "^measured:" out
 if grep -q "FALSE NEGATIVES" out; then bad "calc --measure: false negatives"; else ok; fi
+has "calc --measure: a verdict on the pick" "^verdict: \(confirmed\|not confirmed\)" out
 
 echo "chooser cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -489,3 +489,36 @@ Test(calibrate, measured_choices_have_no_false_negatives) {
     cr_assert_eq(bf_choice_measure(&c[0], 0, 10, &m), BF_EINVAL);
     bf_cost_table_free(t);
 }
+
+/* Several choices measured together: the same keys and absent hashes for
+ * each, so their counts equal each one measured alone; the rounds' range
+ * holds the median; a bad choice is reported in its own slot and the others
+ * are still measured. */
+Test(calibrate, choices_measured_together) {
+    bf_cost_table *t = table_with(ns_flat);
+    bf_choice c[MAXC];
+    size_t n = 0;
+    bf_job job = {30000, 0.01, 0, 10, 1};
+    cr_assert_eq(bf_choose(t, &job, c, MAXC, &n), BF_OK);
+    cr_assert(n >= 3);
+    bf_choice three[3] = {c[0], c[1], c[2]};
+    snprintf(three[1].name, sizeof three[1].name, "no-such-layout");
+    bf_measurement m[3], alone;
+    const uint64_t absent = (uint64_t)1 << 21; /* 32 chunks: 2 rounds */
+    cr_assert_eq(bf_choices_measure(three, 3, job.n, absent, m), BF_ENOTFOUND);
+    cr_assert_eq(m[1].status, BF_ENOTFOUND);
+    for (size_t i = 0; i < 3; i += 2) {
+        cr_assert_eq(m[i].status, BF_OK, "%s", three[i].name);
+        cr_assert_eq(m[i].false_negatives, 0);
+        cr_assert_eq(m[i].absent, absent);
+        cr_assert_eq(m[i].rounds, 2);
+        cr_assert(m[i].lookup_ns_lo > 0 && m[i].lookup_ns_lo <= m[i].lookup_ns_hi);
+        cr_assert(m[i].lookup_ns >= m[i].lookup_ns_lo * 0.5 && m[i].lookup_ns <= m[i].lookup_ns_hi * 2);
+        cr_assert_eq(bf_choice_measure(&three[i], job.n, absent, &alone), BF_OK);
+        cr_assert_eq(alone.false_positives, m[i].false_positives, "%s", three[i].name);
+    }
+    cr_assert_eq(bf_choices_measure(three, 0, job.n, absent, m), BF_EINVAL);
+    cr_assert_eq(bf_choices_measure(three, BF_MEASURE_MAX + 1, job.n, absent, m), BF_EINVAL);
+    cr_assert_eq(bf_choices_measure(NULL, 1, job.n, absent, m), BF_EINVAL);
+    bf_cost_table_free(t);
+}
