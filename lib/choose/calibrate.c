@@ -18,13 +18,14 @@
  * in ns per key of this thread's CPU time (time the thread waited for the
  * core while others ran does not count; what they did to the caches does).
  *
- * Where a class's filters fit in memory together (INTERLEAVE_BYTES), every
- * candidate is built first and the visits go round the candidates VISITS
- * times, so a slow spell of a shared machine (on a 2-vCPU guest, lookups
- * ran 1.5x slower for seconds at a time) falls on all of them alike rather
- * than on whichever was measured then; one visit each at a time was 2x
- * apart between calibrations. Larger classes are measured a candidate at a
- * time, one visit each, and freed before the next.
+ * The candidates of a class are measured in groups whose filters fit in
+ * memory together (INTERLEAVE_BYTES: all 30 up to 8 MiB, 8 at 128 MiB, one
+ * at a time at 1 GiB): a group's filters are all built first and the
+ * visits go round them VISITS times, so a slow spell of a shared machine
+ * (on a 2-vCPU guest, lookups ran 1.5x slower for seconds at a time) falls
+ * on all of them alike rather than on whichever was measured then; one
+ * visit each, a candidate at a time, rows were up to 2x apart between
+ * calibrations. The row is the median of its VISITS * TIMED passes.
  */
 #include "choose/candidates.h"
 
@@ -34,7 +35,7 @@
 #define TIMED 4
 #define VISITS 3
 #define FILL_CAP ((uint64_t)1 << 18)
-#define INTERLEAVE_BYTES ((uint64_t)1 << 30) /* all of a class's filters at once */
+#define INTERLEAVE_BYTES ((uint64_t)1 << 30) /* a group's filters at once */
 
 /* 32 KiB (L1), 512 KiB (L2), 2 MiB (just past a Zen 4 core's 1 MiB L2, the
  * size of a 10^6-key filter at 16 bits/key), 8 MiB (L3), 128 MiB (past it:
@@ -70,11 +71,12 @@ static int build(const bf__candidate *c, uint64_t bytes, uint64_t *scratch, void
  * 64-byte line touch 95 % of the lines (1 - e^-3), so a filter that fits
  * the last-level cache is measured from it, as in a job that uses it alone,
  * and not from memory after the other candidates' filters evicted it. At
- * least 2 (small filters), at most 8 (filters past the caches gain
- * nothing). */
+ * least 2 (small filters; the TLB and branch predictors warm too). A
+ * filter that needs more than 8 passes (over 10 MiB) is taken to be past
+ * the caches, where warming gains nothing: 2. */
 static size_t warm_passes(uint64_t bytes) {
     uint64_t p = 3 * (bytes / 64) / CHUNK;
-    return p < 2 ? 2 : p > 8 ? 8 : (size_t)p;
+    return p < 2 || p > 8 ? 2 : (size_t)p;
 }
 
 /* One visit: warm_passes untimed passes, then TIMED passes whose ns per key
@@ -95,54 +97,41 @@ static double row_ns(double *ns, size_t n) {
     return m > 0 ? m : 1e-3; /* below the clock's resolution */
 }
 
-/* One candidate at one size, built, visited once and freed. */
-static int measure_alone(const bf__candidate *c, uint64_t bytes, uint64_t *probe_state,
-                         uint64_t *scratch, uint8_t *ans, double *row) {
-    void *obj = NULL;
-    int rc = build(c, bytes, scratch, &obj);
-    if (rc) return rc;
-    double ns[TIMED];
-    visit(c, obj, bytes, probe_state, scratch, ans, ns);
-    *row = row_ns(ns, TIMED);
-    c->ops->destroy(obj);
-    return BF_OK;
-}
-
-/* One class, all candidates built at once and visited VISITS times in
- * turn; rows_ns[i] gets candidate i's row. *whole = 0 if the deadline
- * (checked before each build and each round, unless check is 0) came
- * first. */
-static int class_interleaved(uint64_t bytes, size_t ncand, uint64_t *probe_state,
-                             uint64_t *scratch, uint8_t *ans, double *rows_ns,
-                             double deadline, int check, int *whole) {
-    void **obj = bf__calloc(ncand, sizeof *obj);
-    double *ns = bf__malloc(ncand * VISITS * TIMED * sizeof *ns);
+/* Candidates [first, first + count) at one size, all built at once and
+ * visited VISITS times in turn; rows_ns[i] gets candidate i's row. *whole
+ * = 0 if the deadline (checked before each build and each round, unless
+ * check is 0) came first. */
+static int group_interleaved(uint64_t bytes, size_t first, size_t count, uint64_t *probe_state,
+                             uint64_t *scratch, uint8_t *ans, double *rows_ns, double deadline,
+                             int check, int *whole) {
+    void **obj = bf__calloc(count, sizeof *obj);
+    double *ns = bf__malloc(count * VISITS * TIMED * sizeof *ns);
     int rc = (!obj || !ns) ? BF_ENOMEM : BF_OK;
     double longest = 0, round_s = 0;
     *whole = 0;
     size_t built = 0;
-    for (; rc == BF_OK && built < ncand; built++) {
+    for (; rc == BF_OK && built < count; built++) {
         double t0 = bf__now_seconds();
         if (check && t0 + longest > deadline) break;
-        rc = build(bf__candidate_at(built), bytes, scratch, &obj[built]);
+        rc = build(bf__candidate_at(first + built), bytes, scratch, &obj[built]);
         if (bf__now_seconds() - t0 > longest) longest = bf__now_seconds() - t0;
     }
     size_t v = 0;
-    for (; rc == BF_OK && built == ncand && v < VISITS; v++) {
+    for (; rc == BF_OK && built == count && v < VISITS; v++) {
         double t0 = bf__now_seconds();
         if (check && t0 + round_s > deadline) break;
-        for (size_t i = 0; i < ncand; i++)
-            visit(bf__candidate_at(i), obj[i], bytes, probe_state, scratch, ans,
+        for (size_t i = 0; i < count; i++)
+            visit(bf__candidate_at(first + i), obj[i], bytes, probe_state, scratch, ans,
                   ns + (i * VISITS + v) * TIMED);
         round_s = bf__now_seconds() - t0;
     }
     if (rc == BF_OK && v == VISITS) {
-        for (size_t i = 0; i < ncand; i++)
-            rows_ns[i] = row_ns(ns + i * VISITS * TIMED, VISITS * TIMED);
+        for (size_t i = 0; i < count; i++)
+            rows_ns[first + i] = row_ns(ns + i * VISITS * TIMED, VISITS * TIMED);
         *whole = 1;
     }
-    for (size_t i = 0; obj && i < ncand; i++)
-        if (obj[i]) bf__candidate_at(i)->ops->destroy(obj[i]);
+    for (size_t i = 0; obj && i < count; i++)
+        if (obj[i]) bf__candidate_at(first + i)->ops->destroy(obj[i]);
     bf__free(obj);
     bf__free(ns);
     return rc;
@@ -159,37 +148,33 @@ int bf_calibrate(bf_cost_table **out, double max_seconds) {
                                                               kept until it is whole */
     int rc = (!scratch || !ans || !rows_ns) ? BF_ENOMEM : bf_cost_table_new(&t);
     uint64_t probe_state = 0x9b0be5;
-    double slowest = 0; /* the longest one candidate took, in the class before */
+    double slowest = 0; /* the most one candidate's share took, in the class before */
     for (size_t k = 0; rc == BF_OK && k < NCLASSES; k++) {
         /* The smallest class is measured whole whatever the time (it is
          * the quickest, and a table needs one); later classes only within
-         * the budget, each whole or not at all. A candidate starts only if
-         * the longest one so far in this class (at first, twice the longest
-         * in the class before) would still end in time, so the budget is
-         * kept, not overrun by a class that cannot finish (an interleaved
-         * class checks before each build and each round). A class whose
-         * memory cannot be had is left out too. */
-        size_t i = 0;
-        double longest = 0, expect = 2 * slowest;
-        if (class_bytes[k] * ncand <= INTERLEAVE_BYTES) {
-            int whole = 0;
+         * the budget, each whole or not at all. A group starts only if its
+         * candidates, at the most one candidate's share of a group took so
+         * far in this class (at first, twice that of the class before),
+         * would still end in time, and checks again before each build and
+         * each round, so the budget is kept, not overrun by a class that
+         * cannot finish. A class whose memory cannot be had is left out
+         * too. */
+        size_t group = (size_t)(INTERLEAVE_BYTES / class_bytes[k]), i = 0;
+        if (group < 1) group = 1;
+        double share = 0; /* the most one candidate's share of a group took */
+        while (i < ncand) {
+            size_t count = ncand - i < group ? ncand - i : group;
             double t0 = bf__now_seconds();
-            rc = class_interleaved(class_bytes[k], ncand, &probe_state, scratch, ans, rows_ns,
+            if (k > 0 && t0 + (double)count * (i ? share : 2 * slowest) > deadline) break;
+            int whole = 0;
+            rc = group_interleaved(class_bytes[k], i, count, &probe_state, scratch, ans, rows_ns,
                                    deadline, k > 0, &whole);
-            i = whole ? ncand : 0;
-            longest = (bf__now_seconds() - t0) / (double)ncand; /* a candidate's share */
-        } else {
-            for (; i < ncand; i++) {
-                double t0 = bf__now_seconds();
-                if (k > 0 && t0 + (i ? longest : expect) > deadline) break;
-                rc = measure_alone(bf__candidate_at(i), class_bytes[k], &probe_state, scratch,
-                                   ans, &rows_ns[i]);
-                if (rc) break;
-                double took = bf__now_seconds() - t0;
-                if (took > longest) longest = took;
-            }
+            if (rc || !whole) break;
+            double each = (bf__now_seconds() - t0) / (double)count;
+            if (each > share) share = each;
+            i += count;
         }
-        slowest = longest;
+        slowest = share;
         if (rc == BF_ENOMEM && k > 0) rc = BF_OK;                       /* left out whole */
         if (rc || i < ncand || (k > 0 && bf__now_seconds() > deadline)) break; /* left out whole */
         for (i = 0; rc == BF_OK && i < ncand; i++)
