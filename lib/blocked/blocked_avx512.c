@@ -237,26 +237,23 @@ vert_insert(bf_blocked *f, const uint64_t *hs, size_t n, unsigned B, unsigned S,
     for (; i < n; i++) f->impl->insert(f, bf_sbbf_load_hash(hs + i));
 }
 
-/* Whether shape s is one of the vertical shapes: 64-bit sectors filling a
- * 256- or 512-bit block. */
-static bool vert_fits(const bf_blocked_shape *s) {
-    return (s->block_bits == 256 || s->block_bits == 512) && s->sectors == s->block_bits / 64;
-}
+/* Whether a shape is vertical: 64-bit sectors filling a 256- or 512-bit
+ * block (a constant for constant arguments). */
+#define VERT_FITS(B, S) (((B) == 256 || (B) == 512) && (S) == (B) / 64)
+static bool vert_fits(const bf_blocked_shape *s) { return VERT_FITS(s->block_bits, s->sectors); }
 
+/* An instance for every shape of BF_BLOCKED_SHAPES, the one list of shapes
+ * compiled for; those that are not vertical get none (vert_rows holds NULL
+ * for them, and the instance below folds to nothing). */
 #define VERT_INSTANCE(name, B, S, Z, K)                                                        \
     static size_t vert_##name(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) { \
+        if (!VERT_FITS(B, S)) return 0;                                                        \
         return vert_contains(f, hs, n, out, B, S, Z, K);                                       \
     }                                                                                          \
     static void vert_##name##_insert(bf_blocked *f, const uint64_t *hs, size_t n) {            \
-        vert_insert(f, hs, n, B, S, Z, K);                                                     \
+        if (VERT_FITS(B, S)) vert_insert(f, hs, n, B, S, Z, K);                                \
     }
-/* The vertical shapes of BF_BLOCKED_SHAPES, compiled for. */
-#define VERT_SHAPES(X)                                                                          \
-    X(s256k4, 256, 4, 4, 4) X(s256k8, 256, 4, 4, 8) X(s512k8, 512, 8, 8, 8)                     \
-    X(s512k16, 512, 8, 8, 16) X(c512k4, 512, 8, 2, 4) X(c512k6, 512, 8, 2, 6)                   \
-    X(c512k8, 512, 8, 2, 8) X(c512k10, 512, 8, 2, 10) X(c512k12, 512, 8, 2, 12)                 \
-    X(c512z4k4, 512, 8, 4, 4) X(c512z4k8, 512, 8, 4, 8)
-VERT_SHAPES(VERT_INSTANCE)
+BF_BLOCKED_SHAPES(VERT_INSTANCE)
 
 /* Any vertical shape: the object's, read once. */
 static size_t vert_any(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) {
@@ -270,12 +267,13 @@ static void vert_any_insert(bf_blocked *f, const uint64_t *hs, size_t n) {
     else vert_insert(f, hs, n, 256, 4, s.groups, s.k);
 }
 
-#define VERT_ROW(name, B, S, Z, K) {{B, S, Z, K}, vert_##name, vert_##name##_insert},
+#define VERT_ROW(name, B, S, Z, K)                                                              \
+    {{B, S, Z, K}, VERT_FITS(B, S) ? vert_##name : NULL, VERT_FITS(B, S) ? vert_##name##_insert : NULL},
 static const struct {
     bf_blocked_shape shape;
     bf_blocked_batch_fn contains;
     bf_blocked_insert_fn insert;
-} vert_rows[] = {VERT_SHAPES(VERT_ROW)};
+} vert_rows[] = {BF_BLOCKED_SHAPES(VERT_ROW)};
 
 /* The instances of this file for shape s (below, after the template). */
 static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
