@@ -49,7 +49,9 @@ static const char help[] =
     "  --costs FILE   a cost table other than this machine's cached one\n"
     "  --top K        ranked rows to show (default 8)\n"
     "  --measure A    build the pick and two runners-up with N keys, look up\n"
-    "                 A absent keys, print measured lookup ns, FPR and cost\n";
+    "                 A absent keys (the three in turn, five rounds), print\n"
+    "                 measured lookup ns, FPR and cost, and whether they\n"
+    "                 confirm the pick\n";
 
 /* Every family the library knows, in id order, or only `only` (0: all). */
 static bf_family only;
