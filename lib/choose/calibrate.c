@@ -14,7 +14,7 @@
  * before it, untimed, as bf_choice_measure makes them: the batch reads them
  * from cache, as a caller's freshly hashed keys would be. A visit is
  * untimed passes enough to touch nearly every line of a filter the caches
- * can hold (warm_passes), then TIMED timed ones. The row is the median timed pass,
+ * can hold (bf__warm_batches), then TIMED timed ones. The row is the median timed pass,
  * in ns per key of this thread's CPU time (time the thread waited for the
  * core while others ran does not count; what they did to the caches does).
  *
@@ -67,23 +67,11 @@ static int build(const bf__candidate *c, uint64_t bytes, uint64_t *scratch, void
     return rc;
 }
 
-/* Untimed passes before a visit's timed ones: three random probes per
- * 64-byte line touch 95 % of the lines (1 - e^-3), so a filter that fits
- * the last-level cache is measured from it, as in a job that uses it alone,
- * and not from memory after the other candidates' filters evicted it. At
- * least 2 (small filters; the TLB and branch predictors warm too). A
- * filter that needs more than 8 passes (over 10 MiB) is taken to be past
- * the caches, where warming gains nothing: 2. */
-static size_t warm_passes(uint64_t bytes) {
-    uint64_t p = 3 * (bytes / 64) / CHUNK;
-    return p < 2 || p > 8 ? 2 : (size_t)p;
-}
-
-/* One visit: warm_passes untimed passes, then TIMED passes whose ns per key
- * go to ns[0, TIMED). */
+/* One visit: bf__warm_batches untimed passes, then TIMED passes whose ns per
+ * key go to ns[0, TIMED). */
 static void visit(const bf__candidate *c, const void *obj, uint64_t bytes,
                   uint64_t *probe_state, uint64_t *scratch, uint8_t *ans, double *ns) {
-    size_t warm = warm_passes(bytes);
+    size_t warm = bf__warm_batches(bytes, CHUNK);
     for (size_t p = 0; p < warm + TIMED; p++) {
         for (size_t i = 0; i < CHUNK; i++) scratch[i] = bf__splitmix64(probe_state);
         double t0 = bf__cpu_seconds();
@@ -114,7 +102,8 @@ static int group_interleaved(uint64_t bytes, size_t first, size_t count, uint64_
         double t0 = bf__now_seconds();
         if (check && t0 + longest > deadline) break;
         rc = build(bf__candidate_at(first + built), bytes, scratch, &obj[built]);
-        if (bf__now_seconds() - t0 > longest) longest = bf__now_seconds() - t0;
+        const double took = bf__now_seconds() - t0;
+        if (took > longest) longest = took;
     }
     size_t v = 0;
     for (; rc == BF_OK && built == count && v < VISITS; v++) {

@@ -219,9 +219,14 @@ static void fill(uint64_t *h, size_t n, uint64_t *state) {
     for (size_t i = 0; i < n; i++) h[i] = bf__splitmix64(state);
 }
 
-/* Rounds of the interleaved lookups, and the chunks of each visit spent
- * warming the caches (three probes a line of a cache-sized filter, at most
- * 8 chunks and at most a quarter of the visit), as calibrate.c warms. */
+/* Keys in chunk k of `chunks` chunks of CHUNK covering `total` keys. */
+static size_t chunk_len(size_t k, size_t chunks, uint64_t total) {
+    return (size_t)(k + 1 < chunks ? CHUNK : total - (uint64_t)k * CHUNK);
+}
+
+/* Rounds of the interleaved lookups, and the fewest chunks a round's visit
+ * needs for more than one round. A visit's first chunks warm the caches as
+ * calibration's do (bf__warm_batches), at most a quarter of the visit. */
 #define ROUNDS 5
 #define MIN_VISIT_CHUNKS 16
 
@@ -246,7 +251,7 @@ static int build_measured(const bf_choice *c, measured *e, uint64_t n, uint64_t 
     const uint64_t seed_in = 0x5eed0001;
     uint64_t st = seed_in;
     for (size_t k = 0; rc == BF_OK && k < chunks_in; k++) {
-        size_t len = (size_t)(k + 1 < chunks_in ? CHUNK : n - (uint64_t)k * CHUNK);
+        size_t len = chunk_len(k, chunks_in, n);
         fill(h, len, &st);
         double t0 = bf__cpu_seconds();
         rc = e->cand->ops->insert(e->obj, h, len);
@@ -256,7 +261,7 @@ static int build_measured(const bf_choice *c, measured *e, uint64_t n, uint64_t 
     m->insert_ns = bf__median(ns, chunks_in);
     st = seed_in; /* every inserted key must be found */
     for (size_t k = 0; k < chunks_in; k++) {
-        size_t len = (size_t)(k + 1 < chunks_in ? CHUNK : n - (uint64_t)k * CHUNK);
+        size_t len = chunk_len(k, chunks_in, n);
         fill(h, len, &st);
         m->false_negatives += len - e->cand->ops->lookup(e->obj, h, len, ans);
     }
@@ -273,15 +278,13 @@ int bf_choices_measure(const bf_choice *c, size_t count, uint64_t n, uint64_t ab
     uint8_t *ans = bf__malloc(CHUNK);
     double *ns_in = bf__malloc(chunks_in * sizeof *ns_in);
     double *ns_out = bf__malloc(count * chunks_out * sizeof *ns_out);
-    double *visit = bf__malloc(chunks_out * sizeof *visit);
     measured e[BF_MEASURE_MAX];
     memset(e, 0, sizeof e);
-    if (!h || !ans || !ns_in || !ns_out || !visit) {
+    if (!h || !ans || !ns_in || !ns_out) {
         bf__free(h);
         bf__free(ans);
         bf__free(ns_in);
         bf__free(ns_out);
-        bf__free(visit);
         return BF_ENOMEM;
     }
     int first_rc = BF_OK;
@@ -312,21 +315,21 @@ int bf_choices_measure(const bf_choice *c, size_t count, uint64_t n, uint64_t ab
         size_t upto = chunks_out * (r + 1) / rounds, len_visit = upto - done;
         for (size_t i = 0; i < count; i++) {
             if (!e[i].obj) continue;
-            uint64_t lines = c[i].bytes / 64, warm = 3 * lines / CHUNK;
-            if (warm > 8) warm = 8;
+            size_t warm = bf__warm_batches(c[i].bytes, CHUNK);
             if (warm > len_visit / 4) warm = len_visit / 4;
-            size_t nv = 0;
+            const size_t first_timed = e[i].timed;
             for (size_t k = done; k < upto; k++) {
-                size_t len = (size_t)(k + 1 < chunks_out ? CHUNK : absent - (uint64_t)k * CHUNK);
+                size_t len = chunk_len(k, chunks_out, absent);
                 fill(h, len, &e[i].state);
                 double t0 = bf__cpu_seconds();
                 out[i].false_positives += e[i].cand->ops->lookup(e[i].obj, h, len, ans);
                 double t = 1e9 * (bf__cpu_seconds() - t0) / (double)len;
                 if (k - done < warm) continue;
                 e[i].ns[e[i].timed++] = t;
-                visit[nv++] = t;
             }
-            double med = bf__median(visit, nv);
+            /* Sorting this visit's times in place leaves the median of all
+             * of them unchanged. */
+            double med = bf__median(e[i].ns + first_timed, e[i].timed - first_timed);
             if (med < e[i].round_lo) e[i].round_lo = med;
             if (med > e[i].round_hi) e[i].round_hi = med;
         }
@@ -346,7 +349,6 @@ int bf_choices_measure(const bf_choice *c, size_t count, uint64_t n, uint64_t ab
     bf__free(ans);
     bf__free(ns_in);
     bf__free(ns_out);
-    bf__free(visit);
     return first_rc;
 }
 
