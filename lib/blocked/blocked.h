@@ -25,6 +25,12 @@
     X(c512k10, 512, 8, 2, 10) X(c512k12, 512, 8, 2, 12)                                     \
     X(c512z4k4, 512, 8, 4, 4) X(c512z4k8, 512, 8, 4, 8) X(g512k8, 512, 16, 2, 8)
 
+/* Whether a shape's 64-bit sectors fill a 256- or 512-bit block
+ * (S = B / 64, any z and k): the shapes whose SIMD kernels may hold a
+ * key's whole block in registers, a lane per sector ("vertical":
+ * blocked/blocked_simd.h). A constant for constant arguments. */
+#define BF_BLOCKED_VERT_FITS(B, S) (((B) == 256 || (B) == 512) && (S) == (B) / 64)
+
 /* The operations of one shape: an instance of the probe (blocked.c).
  * shape is all zero for the generic instance, which reads the object's. */
 typedef struct bf_blocked_impl {

@@ -1,10 +1,156 @@
 /*
- * The blocked family's batch lookups and inserts with AVX2, four keys per
- * register (the template blocked/blocked_simd.h). Compiled with -mavx2 alone
- * (lib/meson.build); blocked.c calls it when the process kernel is avx2
- * (so BLOCKFILTER_KERNEL=scalar means no SIMD here either).
+ * The blocked family's batch lookups and inserts with AVX2. Compiled with
+ * -mavx2 alone (lib/meson.build); blocked.c calls it when the process
+ * kernel is avx2 (so BLOCKFILTER_KERNEL=scalar means no SIMD here either).
+ *
+ * Arrangements of the lanes:
+ *  - vertical (below), for the shapes of 64-bit sectors filling a 256- or
+ *    512-bit block (BF_BLOCKED_VERT_FITS): one key at a time, a lane per
+ *    sector, its block in one register (256 bits) or two (512), fetched by
+ *    one load each, as the SBBF's kernel does;
+ *  - horizontal (the template blocked/blocked_simd.h), four keys per
+ *    register, a gather per word, for every other shape and for the
+ *    lookups the vertical one does not serve (VERT_LOOKUP_SERVES);
+ *  - for lookups only: eight keys per register for register-blocked 32
+ *    (below the template).
+ * Both compute the formulas of blocked/probe.h, so the same bits and
+ * answers (tests/blocked compares every shape with the scalar probe).
  */
 #include <immintrin.h>
+
+#include "blocked/blocked.h"
+
+/* ---- vertical ---------------------------------------------------------------------- */
+
+/* A shape's lanes: register h of a key (h = 0, and 1 for a 512-bit block)
+ * holds sectors 4h .. 4h + 3, a 64-bit lane each. Per lane: the salts of
+ * its group's bits, its group's selector salt, its sector and its group's
+ * first sector. */
+typedef struct v2_lanes {
+    __m256i bit_salt[2][BF_BLOCKED_MAX_K];
+    __m256i sel_salt[2], sector[2], group_first[2];
+} v2_lanes;
+
+static inline __m256i v2_load4(const uint64_t t[4]) {
+    return _mm256_loadu_si256((const __m256i *)(const void *)t);
+}
+
+static inline void v2_lanes_init(v2_lanes *v, unsigned S, unsigned Z, unsigned K) {
+    const unsigned spg = S / Z, per = K / Z;
+    for (unsigned h = 0; h < S / 4; h++) {
+        uint64_t t[4];
+        for (unsigned b = 0; b < per; b++) {
+            for (unsigned l = 0; l < 4; l++) t[l] = bf__blocked_salts[(4 * h + l) / spg * per + b];
+            v->bit_salt[h][b] = v2_load4(t);
+        }
+        for (unsigned l = 0; l < 4; l++) t[l] = bf__blocked_salts[BF_BLOCKED_SEL + (4 * h + l) / spg];
+        v->sel_salt[h] = v2_load4(t);
+        for (unsigned l = 0; l < 4; l++) t[l] = 4 * h + l;
+        v->sector[h] = v2_load4(t);
+        for (unsigned l = 0; l < 4; l++) t[l] = (4 * h + l) / spg * spg;
+        v->group_first[h] = v2_load4(t);
+    }
+}
+
+/* (lo * salt) mod 2^32 >> (32 - bits) per lane (lo: the low hash half). */
+static inline __m256i v2_top_bits(__m256i lo, __m256i salt, unsigned bits) {
+    const __m256i p = _mm256_slli_epi64(_mm256_mul_epu32(lo, salt), 32);
+    return _mm256_srl_epi64(p, _mm_cvtsi32_si128((int)(64 - bits)));
+}
+
+/* The key's bits in register h's sectors: each lane its group's k / z
+ * bits if it is its group's chosen sector, else none. lo: the hash,
+ * broadcast (the multiply reads the low half of each lane). */
+static inline __m256i v2_mask(const v2_lanes *v, __m256i lo, unsigned h, unsigned S, unsigned Z,
+                              unsigned K) {
+    const unsigned spg = S / Z, per = K / Z;
+    __m256i mask = _mm256_setzero_si256();
+    BF__BLOCKED_UNROLL
+    for (unsigned b = 0; b < per; b++)
+        mask = _mm256_or_si256(mask, _mm256_sllv_epi64(_mm256_set1_epi64x(1),
+                                                       v2_top_bits(lo, v->bit_salt[h][b], 6)));
+    if (spg > 1) {
+        const __m256i chosen = _mm256_add_epi64(
+            v->group_first[h], v2_top_bits(lo, v->sel_salt[h], bf__blocked_log2(spg)));
+        mask = _mm256_and_si256(mask, _mm256_cmpeq_epi64(chosen, v->sector[h]));
+    }
+    return mask;
+}
+
+/* The byte offset of a hash's block (nb < 2^32: blocked.c takes these
+ * kernels only then). */
+static inline size_t v2_offset(uint64_t h, uint64_t nb, unsigned B) {
+    return (size_t)bf_sbbf_block_index(h, nb) << bf__blocked_log2(B / 8);
+}
+
+/* Batch lookup, key by key; the block of the key BF_SBBF_PREFETCH_DISTANCE
+ * ahead is prefetched where the filter is large enough. */
+static inline __attribute__((always_inline)) size_t
+v2_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned B,
+            unsigned S, unsigned Z, unsigned K) {
+    const uint8_t *const data = f->data;
+    const uint64_t nb = f->num_blocks;
+    const bool pf = f->num_bytes >= BF_SBBF_PREFETCH_MIN_BYTES;
+    v2_lanes v;
+    v2_lanes_init(&v, S, Z, K);
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (pf && i + BF_SBBF_PREFETCH_DISTANCE < n)
+            __builtin_prefetch(data + v2_offset(bf_sbbf_load_hash(hs + i + BF_SBBF_PREFETCH_DISTANCE), nb, B), 0);
+        const uint64_t h = bf_sbbf_load_hash(hs + i);
+        const uint8_t *p = data + v2_offset(h, nb, B);
+        const __m256i lo = _mm256_set1_epi64x((long long)h);
+        __m256i missing = _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)(const void *)p),
+                                              v2_mask(&v, lo, 0, S, Z, K));
+        if (S == 8)
+            missing = _mm256_or_si256(
+                missing, _mm256_andnot_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + 32)),
+                                             v2_mask(&v, lo, 1, S, Z, K)));
+        const bool hit = _mm256_testz_si256(missing, missing);
+        if (out) out[i] = (uint8_t)hit;
+        hits += hit;
+    }
+    return hits;
+}
+
+/* Batch insert: each key's block or-ed in by a read-modify-write of each
+ * register, key after key (a key reads what the ones before it wrote). */
+static inline __attribute__((always_inline)) void
+v2_insert(bf_blocked *f, const uint64_t *hs, size_t n, unsigned B, unsigned S, unsigned Z,
+          unsigned K) {
+    uint8_t *const bits = f->bits;
+    const uint64_t nb = f->num_blocks;
+    const bool pf = f->num_bytes >= BF_SBBF_PREFETCH_MIN_BYTES;
+    v2_lanes v;
+    v2_lanes_init(&v, S, Z, K);
+    for (size_t i = 0; i < n; i++) {
+        if (pf && i + BF_SBBF_PREFETCH_DISTANCE < n)
+            __builtin_prefetch(bits + v2_offset(bf_sbbf_load_hash(hs + i + BF_SBBF_PREFETCH_DISTANCE), nb, B), 1);
+        const uint64_t h = bf_sbbf_load_hash(hs + i);
+        __m256i *p = (__m256i *)(void *)(bits + v2_offset(h, nb, B));
+        const __m256i lo = _mm256_set1_epi64x((long long)h);
+        _mm256_storeu_si256(p, _mm256_or_si256(_mm256_loadu_si256(p), v2_mask(&v, lo, 0, S, Z, K)));
+        if (S == 8)
+            _mm256_storeu_si256(p + 1, _mm256_or_si256(_mm256_loadu_si256(p + 1),
+                                                       v2_mask(&v, lo, 1, S, Z, K)));
+    }
+}
+
+/* Their instances and table are the template's (blocked/blocked_simd.h,
+ * "vertical instances": vert_for_avx2). The lookup serves sectorized
+ * shapes (z = S) only: with fewer groups a key uses z of the S sectors,
+ * and choosing them lane by lane cost more than the horizontal lookup's
+ * gathers of z words ((512, 8, 4, 8) at 10^6 keys: 1.1-1.8x the
+ * horizontal time; Zen 3, AVX2). The insert serves every such shape. */
+#define VERT_CONTAINS v2_contains
+#define VERT_INSERT v2_insert
+#define VERT_LOOKUP_SERVES(S, Z) ((Z) == (S))
+
+/* The instances of this file for shape s (below, after the template). */
+static int avx2_own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
+                        bf_blocked_insert_fn *insert);
+
+/* ---- horizontal ---------------------------------------------------------------------- */
 
 #define V __m256i
 #define LANES 4u
@@ -30,5 +176,107 @@
 #define SIMD_NAME(x) x##_avx2
 #define CONTAINS_FOR bf__blocked_avx2_contains_for
 #define INSERT_FOR bf__blocked_avx2_insert_for
+#define SIMD_VERTICAL_FOR avx2_own_for
 
 #include "blocked/blocked_simd.h"
+
+/* ---- register-blocked 32: eight keys per register ----------------------------------- */
+
+/* Lookups of the shapes (32, 1, 1, k) with 32-bit lanes: one gather of
+ * eight words where the template's 64-bit lanes take two of four. The
+ * gather's indices are signed 32-bit words: filters of fewer than 2^31
+ * blocks (8 GiB); larger ones take the template. Same formulas as
+ * blocked/probe.h: block ((h >> 32) * blocks) >> 32, bit t of the word
+ * (lo * salt[t]) mod 2^32 >> 27. */
+
+/* The low 32-bit halves of a's four lanes, then b's. */
+static inline __m256i r32x8_low_halves(__m256i a, __m256i b) {
+    const __m256 ab = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b),
+                                        _MM_SHUFFLE(2, 0, 2, 0)); /* a0 a1 b0 b1 | a2 a3 b2 b3 */
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(ab), _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+static inline __m256i r32x8_block(__m256i h, __m256i nbv) {
+    return _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), nbv), 32);
+}
+
+/* Answers of eight keys (bit j of m: key j) as bytes 0 or 1. */
+static inline void r32x8_answers(uint8_t *out, unsigned m) {
+    uint64_t x = m & 0xffu; /* bit j to byte j, as the template's answers */
+    x = (x | x << 28) & 0x0000000f0000000fu;
+    x = (x | x << 14) & 0x0003000300030003u;
+    x = (x | x << 7) & 0x0101010101010101u;
+    memcpy(out, &x, 8);
+}
+
+static inline __attribute__((always_inline)) size_t
+r32x8_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned K) {
+    if (f->num_blocks >= ((uint64_t)1 << 31)) return any_avx2(f, hs, n, out);
+    const uint8_t *const data = f->data;
+    const uint64_t nb = f->num_blocks;
+    const bool pf = f->num_bytes >= BF_SBBF_PREFETCH_MIN_BYTES;
+    const __m256i nbv = _mm256_set1_epi64x((long long)nb);
+    __m256i salt[BF_BLOCKED_MAX_K];
+    for (unsigned t = 0; t < K; t++) salt[t] = _mm256_set1_epi32((int)bf__blocked_salts[t]);
+    const __m256i one = _mm256_set1_epi32(1);
+    size_t hits = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        if (pf && i + BF_SBBF_PREFETCH_DISTANCE + 8 <= n)
+            for (unsigned j = 0; j < 8; j++)
+                __builtin_prefetch(data + 4 * bf_sbbf_block_index(
+                                              bf_sbbf_load_hash(hs + i + BF_SBBF_PREFETCH_DISTANCE + j), nb), 0);
+        const __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(hs + i));
+        const __m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(hs + i + 4));
+        const __m256i block = r32x8_low_halves(r32x8_block(h0, nbv), r32x8_block(h1, nbv));
+        const __m256i lo = r32x8_low_halves(h0, h1);
+        __m256i mask = _mm256_setzero_si256();
+        BF__BLOCKED_UNROLL
+        for (unsigned t = 0; t < K; t++)
+            mask = _mm256_or_si256(mask, _mm256_sllv_epi32(one, _mm256_srli_epi32(_mm256_mullo_epi32(lo, salt[t]), 27)));
+        const __m256i word = _mm256_i32gather_epi32((const int *)(const void *)data, block, 4);
+        const __m256i missing = _mm256_andnot_si256(word, mask);
+        const unsigned hit = (unsigned)_mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_cmpeq_epi32(missing, _mm256_setzero_si256())));
+        if (out) r32x8_answers(out + i, hit);
+        hits += (size_t)__builtin_popcount(hit);
+    }
+    for (; i < n; i++) {
+        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
+        if (out) out[i] = (uint8_t)hit;
+        hits += hit;
+    }
+    return hits;
+}
+
+#define R32X8_INSTANCE(k)                                                                      \
+    static size_t r32k##k##_eight(const bf_blocked *f, const uint64_t *hs, size_t n,            \
+                                  uint8_t *out) {                                              \
+        return r32x8_contains(f, hs, n, out, k);                                               \
+    }
+R32X8_INSTANCE(3)
+R32X8_INSTANCE(4)
+R32X8_INSTANCE(5)
+static size_t r32_any_eight(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) {
+    return r32x8_contains(f, hs, n, out, f->shape.k);
+}
+
+/* ---- this file's own instances ------------------------------------------------------- */
+
+/* The instances of this file for shape s: the eight-key lookup of
+ * register-blocked 32 (specialised by k where compiled for; its inserts
+ * stay horizontal: lanes sharing a word must be or-ed in one after
+ * another), else the vertical ones. */
+static int avx2_own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
+                        bf_blocked_insert_fn *insert) {
+    if (s->block_bits != 32) return vert_for_avx2(s, specialised, contains, insert);
+    static const struct {
+        unsigned k;
+        bf_blocked_batch_fn contains;
+    } rows[] = {{3, r32k3_eight}, {4, r32k4_eight}, {5, r32k5_eight}};
+    *contains = r32_any_eight;
+    if (specialised)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            if (rows[i].k == s->k) *contains = rows[i].contains;
+    *insert = NULL;
+    return 1;
+}

@@ -9,7 +9,7 @@
  *    register holds one key's block (or two keys' 256-bit blocks), a lane
  *    per sector, and one load fetches it, as the SBBF's kernel does. Its
  *    inserts serve every such shape, its lookups those of four groups or
- *    more (vert_for says why). At 10^6 keys on a Zen 4, (512, 8, 8, 8)
+ *    more (VERT_LOOKUP_SERVES says why). At 10^6 keys on a Zen 4, (512, 8, 8, 8)
  *    looked up in 0.35x and built in 0.16x the horizontal time;
  *  - horizontal (the template blocked/blocked_simd.h), eight keys per
  *    register, for every other shape;
@@ -237,43 +237,16 @@ vert_insert(bf_blocked *f, const uint64_t *hs, size_t n, unsigned B, unsigned S,
     for (; i < n; i++) f->impl->insert(f, bf_sbbf_load_hash(hs + i));
 }
 
-/* Whether a shape is vertical: 64-bit sectors filling a 256- or 512-bit
- * block (a constant for constant arguments). */
-#define VERT_FITS(B, S) (((B) == 256 || (B) == 512) && (S) == (B) / 64)
-static bool vert_fits(const bf_blocked_shape *s) { return VERT_FITS(s->block_bits, s->sectors); }
-
-/* An instance for every shape of BF_BLOCKED_SHAPES, the one list of shapes
- * compiled for; those that are not vertical get none (vert_rows holds NULL
- * for them, and the instance below folds to nothing). */
-#define VERT_INSTANCE(name, B, S, Z, K)                                                        \
-    static size_t vert_##name(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) { \
-        if (!VERT_FITS(B, S)) return 0;                                                        \
-        return vert_contains(f, hs, n, out, B, S, Z, K);                                       \
-    }                                                                                          \
-    static void vert_##name##_insert(bf_blocked *f, const uint64_t *hs, size_t n) {            \
-        if (VERT_FITS(B, S)) vert_insert(f, hs, n, B, S, Z, K);                                \
-    }
-BF_BLOCKED_SHAPES(VERT_INSTANCE)
-
-/* Any vertical shape: the object's, read once. */
-static size_t vert_any(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) {
-    const bf_blocked_shape s = f->shape;
-    return s.block_bits == 512 ? vert_contains(f, hs, n, out, 512, 8, s.groups, s.k)
-                               : vert_contains(f, hs, n, out, 256, 4, s.groups, s.k);
-}
-static void vert_any_insert(bf_blocked *f, const uint64_t *hs, size_t n) {
-    const bf_blocked_shape s = f->shape;
-    if (s.block_bits == 512) vert_insert(f, hs, n, 512, 8, s.groups, s.k);
-    else vert_insert(f, hs, n, 256, 4, s.groups, s.k);
-}
-
-#define VERT_ROW(name, B, S, Z, K)                                                              \
-    {{B, S, Z, K}, VERT_FITS(B, S) ? vert_##name : NULL, VERT_FITS(B, S) ? vert_##name##_insert : NULL},
-static const struct {
-    bf_blocked_shape shape;
-    bf_blocked_batch_fn contains;
-    bf_blocked_insert_fn insert;
-} vert_rows[] = {BF_BLOCKED_SHAPES(VERT_ROW)};
+/* Their instances and table are the template's (blocked/blocked_simd.h,
+ * "vertical instances": vert_for_avx512). The lookup serves four groups
+ * or more: below, a horizontal lookup gathers z words per eight keys,
+ * fewer instructions than a vertical one's per-lane bits and sector
+ * choice for each key ((512, 8, 2, 6): 2.3x the horizontal time at 10^6
+ * keys, Zen 4). The vertical insert serves every such shape (0.5-0.9x
+ * the horizontal). */
+#define VERT_CONTAINS vert_contains
+#define VERT_INSERT vert_insert
+#define VERT_LOOKUP_SERVES(S, Z) ((Z) >= 4)
 
 /* The instances of this file for shape s (below, after the template). */
 static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
@@ -436,29 +409,6 @@ static BITSEL_TARGET size_t b512_any_bitsel(const bf_blocked *f, const uint64_t 
 
 /* ---- this file's own instances ------------------------------------------------------- */
 
-/* The vertical instances of shape s (its own if compiled and `specialised`,
- * else the ones for any vertical shape), or 0 if s is not vertical. The
- * lookup is NULL (the horizontal one serves) below four groups: there a
- * horizontal lookup gathers z words per eight keys, fewer instructions
- * than a vertical one's per-lane bits and sector choice for each key
- * ((512, 8, 2, 6): 2.3x the horizontal time at 10^6 keys, Zen 4). The
- * vertical insert serves every such shape (0.5-0.9x the horizontal). */
-static int vert_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch_fn *contains,
-                    bf_blocked_insert_fn *insert) {
-    if (!vert_fits(s)) return 0;
-    *contains = vert_any;
-    *insert = vert_any_insert;
-    if (specialised)
-        for (size_t i = 0; i < sizeof vert_rows / sizeof vert_rows[0]; i++)
-            if (!memcmp(&vert_rows[i].shape, s, sizeof *s)) {
-                *contains = vert_rows[i].contains;
-                *insert = vert_rows[i].insert;
-            }
-    if (s->groups < 4) *contains = NULL;
-    return 1;
-}
-
-
 /* The lookups of this file's own for plain blocks (S = 1), specialised
  * by k where compiled for: register-blocked 32 with sixteen keys per
  * register, blocked 512 by bit selection. */
@@ -490,7 +440,7 @@ static int own_for(const bf_blocked_shape *s, bool specialised, bf_blocked_batch
     const bool r32 = s->block_bits == 32;
     const bool b512 = s->block_bits == 512 && s->sectors == 1 &&
                       (bf__cpu_features() & BF_CPU_AVX512BITSEL);
-    if (!r32 && !b512) return vert_for(s, specialised, contains, insert);
+    if (!r32 && !b512) return vert_for_avx512(s, specialised, contains, insert);
     *contains = plain_lookup(s, specialised, r32 ? r32_any_sixteen : b512_any_bitsel);
     *insert = NULL;
     return 1;

@@ -21,7 +21,8 @@
  * choosers) and, if it has instances of its own for some shapes,
  * SIMD_VERTICAL_FOR (a function (shape, specialised, &contains, &insert)
  * that returns 1 and sets both for such a shape, NULL where this file's
- * serves, else 0), then includes this once. The guard is released at the end,
+ * serves, else 0) and, if it has vertical loops, VERT_CONTAINS and its
+ * companions (below, "vertical instances"), then includes this once. The guard is released at the end,
  * so the next ISA file gets its own copy.
  */
 #ifndef BF_BLOCKED_SIMD_H
@@ -201,6 +202,82 @@ static const struct {
     bf_blocked_insert_fn insert;
 } SIMD_NAME(rows)[] = {BF_BLOCKED_SHAPES(SIMD_ROW)};
 #undef SIMD_ROW
+
+/* ---- vertical instances, where the ISA file has them ------------------------------- */
+
+/*
+ * For the shapes of BF_BLOCKED_VERT_FITS (64-bit sectors filling a 256-
+ * or 512-bit block), an ISA file may hold a key's block in registers, a
+ * lane per sector, one load per register. It writes the loops and
+ * defines, before including this:
+ *  - VERT_CONTAINS and VERT_INSERT, the names of its always-inline loops
+ *    (f, hs, n, out, B, S, Z, K) and (f, hs, n, B, S, Z, K);
+ *  - VERT_LOOKUP_SERVES(S, Z): whether its lookup serves a shape of S
+ *    sectors in Z groups; where not, the horizontal one does (it fetches
+ *    only the z words a key uses, the vertical one computes a lane for
+ *    every sector and picks the chosen ones).
+ * Here are an instance of them for every such shape of BF_BLOCKED_SHAPES,
+ * one for any such shape (the object's, read once), and the choice:
+ *   static int SIMD_NAME(vert_for)(shape, specialised, &contains, &insert)
+ * 0 if the shape is not vertical, else 1 with its own instances (if
+ * compiled and `specialised`) or those for any vertical shape; *contains
+ * is NULL where VERT_LOOKUP_SERVES is false. The ISA file's
+ * SIMD_VERTICAL_FOR calls it.
+ */
+#if defined(VERT_CONTAINS)
+
+/* An instance for every shape of BF_BLOCKED_SHAPES; those that are not
+ * vertical fold to nothing (their rows hold NULL). */
+#define VERT_INSTANCE_(name, B, S, Z, K)                                                       \
+    static size_t SIMD_NAME(name##_vert)(const bf_blocked *f, const uint64_t *hs, size_t n,            \
+                                  uint8_t *out) {                                              \
+        if (!BF_BLOCKED_VERT_FITS(B, S)) return 0;                                             \
+        return VERT_CONTAINS(f, hs, n, out, B, S, Z, K);                                       \
+    }                                                                                          \
+    static void SIMD_NAME(name##_vert_insert)(bf_blocked *f, const uint64_t *hs, size_t n) {         \
+        if (BF_BLOCKED_VERT_FITS(B, S)) VERT_INSERT(f, hs, n, B, S, Z, K);                     \
+    }
+BF_BLOCKED_SHAPES(VERT_INSTANCE_)
+#undef VERT_INSTANCE_
+
+/* Any vertical shape: the object's, read once. */
+static size_t SIMD_NAME(any_vert)(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out) {
+    const bf_blocked_shape s = f->shape;
+    return s.block_bits == 512 ? VERT_CONTAINS(f, hs, n, out, 512, 8, s.groups, s.k)
+                               : VERT_CONTAINS(f, hs, n, out, 256, 4, s.groups, s.k);
+}
+static void SIMD_NAME(any_vert_insert)(bf_blocked *f, const uint64_t *hs, size_t n) {
+    const bf_blocked_shape s = f->shape;
+    if (s.block_bits == 512) VERT_INSERT(f, hs, n, 512, 8, s.groups, s.k);
+    else VERT_INSERT(f, hs, n, 256, 4, s.groups, s.k);
+}
+
+#define VERT_ROW_(name, B, S, Z, K)                                                             \
+    {{B, S, Z, K}, BF_BLOCKED_VERT_FITS(B, S) ? SIMD_NAME(name##_vert) : NULL,                        \
+     BF_BLOCKED_VERT_FITS(B, S) ? SIMD_NAME(name##_vert_insert) : NULL},
+static const struct {
+    bf_blocked_shape shape;
+    bf_blocked_batch_fn contains;
+    bf_blocked_insert_fn insert;
+} SIMD_NAME(vert_rows)[] = {BF_BLOCKED_SHAPES(VERT_ROW_)};
+#undef VERT_ROW_
+
+static int SIMD_NAME(vert_for)(const bf_blocked_shape *s, bool specialised,
+                               bf_blocked_batch_fn *contains, bf_blocked_insert_fn *insert) {
+    if (!BF_BLOCKED_VERT_FITS(s->block_bits, s->sectors)) return 0;
+    *contains = SIMD_NAME(any_vert);
+    *insert = SIMD_NAME(any_vert_insert);
+    if (specialised)
+        for (size_t i = 0; i < sizeof SIMD_NAME(vert_rows) / sizeof SIMD_NAME(vert_rows)[0]; i++)
+            if (!memcmp(&SIMD_NAME(vert_rows)[i].shape, s, sizeof *s)) {
+                *contains = SIMD_NAME(vert_rows)[i].contains;
+                *insert = SIMD_NAME(vert_rows)[i].insert;
+            }
+    if (!VERT_LOOKUP_SERVES(s->sectors, s->groups)) *contains = NULL;
+    return 1;
+}
+
+#endif /* VERT_CONTAINS */
 
 /* The row compiled for shape s if there is one and `specialised`, else
  * SIZE_MAX (the instance for any shape). */
