@@ -39,10 +39,19 @@ static uint32_t detect(void) {
         features |= BF_CPU_AVX512BITSEL;
     return features;
 }
+
+static uint64_t detect_l2(void) {
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000006u) return 0;
+    __cpuid(0x80000006u, a, b, c, d);
+    return (uint64_t)(c >> 16) << 10; /* ECX[31:16]: KiB */
+}
 #elif defined(__aarch64__)
 static uint32_t detect(void) { return BF_CPU_NEON; }
+static uint64_t detect_l2(void) { return 0; }
 #else
 static uint32_t detect(void) { return 0; }
+static uint64_t detect_l2(void) { return 0; }
 #endif
 
 /* Detection is idempotent, so racing first callers just store the same
@@ -55,4 +64,15 @@ uint32_t bf__cpu_features(void) {
     v = detect() | 0x80000000u;
     __atomic_store_n(&cached, v, __ATOMIC_RELEASE);
     return v & 0x7fffffffu;
+}
+
+/* The same scheme: bit 63 marks "detected". */
+static uint64_t cached_l2;
+
+uint64_t bf__cpu_l2_bytes(void) {
+    uint64_t v = __atomic_load_n(&cached_l2, __ATOMIC_ACQUIRE);
+    if (BF_LIKELY(v >> 63)) return v & ~((uint64_t)1 << 63);
+    v = detect_l2() | ((uint64_t)1 << 63);
+    __atomic_store_n(&cached_l2, v, __ATOMIC_RELEASE);
+    return v & ~((uint64_t)1 << 63);
 }

@@ -105,6 +105,12 @@ static inline int bf_add_overflow(uint64_t a, uint64_t b, uint64_t *r) {
 /* fpp must be a number in (0, 1). */
 static inline int bf_fpp_valid(double fpp) { return fpp > 0.0 && fpp < 1.0; }
 
+/* The size of one core's L2 cache in bytes as CPUID reports it (x86, leaf
+ * 0x80000006, which Intel and AMD both fill), or 0 where unknown (other
+ * CPUs); common/cpu.c. L2 is private to a core, so a virtual machine sees
+ * the real size: unlike the shared caches, not the host's. */
+BF_HIDDEN uint64_t bf__cpu_l2_bytes(void);
+
 /*
  * Allocation. Every allocation of the library goes through these, so tests
  * can inject failures at every site (bf__alloc_fail_after).

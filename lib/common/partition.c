@@ -28,6 +28,13 @@ bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t region_byte
     return plan;
 }
 
+uint64_t bf__part_region_bytes(void) {
+    const uint64_t l2 = bf__cpu_l2_bytes();
+    if (!l2) return BF_PART_REGION_FALLBACK;
+    const uint64_t lo = (uint64_t)64 << 10, hi = (uint64_t)1 << 20;
+    return l2 / 4 < lo ? lo : l2 / 4 > hi ? hi : l2 / 4;
+}
+
 /* A scratch block: memory from bf__alloc_bits (2 MiB and more: its own
  * mapping, offered for huge pages), whose first 64 bytes hold the
  * bf_region to free it with; the buckets follow. Kept in a filter's cache
@@ -204,7 +211,8 @@ int bf__part_batch_begin(bf_part_batch *s, const bf_part_target *t, const bf_par
     s->out = out;
     s->preload = tun->preload != 0;
     /* Positions: 4 more bytes a hash. */
-    bf_part_plan plan = bf__part_plan(t->num_bytes, n, tun->region_bytes, tun->reuse,
+    const uint64_t region = tun->region_bytes ? tun->region_bytes : bf__part_region_bytes();
+    bf_part_plan plan = bf__part_plan(t->num_bytes, n, region, tun->reuse,
                                       out ? tun->budget / 3 * 2 : tun->budget);
     /* With out[], one bucket's answers (cap, rounded up to lines). */
     size_t ans = out ? plan.cap + 8 : 0;

@@ -61,13 +61,20 @@ BF_HIDDEN bf_part_plan bf__part_plan(uint64_t filter_bytes, size_t n, uint64_t r
 /* The partitioning parameters (docs/kernels.md gives the measurements
  * behind the SBBF's defaults, which the blocked family shares). */
 typedef struct bf_part_tuning {
-    uint64_t region_bytes;      /* a region's slice of the filter */
+    uint64_t region_bytes;      /* a region's slice of the filter; 0: the
+                                 * CPU's (bf__part_region_bytes) */
     unsigned reuse;             /* bucket hashes per line of a slice */
     uint64_t budget;            /* bucket bytes at most */
     int preload;                /* sweep a slice before its flush probes it */
     uint64_t min_filter_bytes;  /* automatic rule: filters from this size */
     double min_keys_per_line;   /* ... and batches from this many keys a line */
 } bf_part_tuning;
+
+/* A region's slice where the tuning leaves it to the CPU: a quarter of one
+ * core's L2 (bf__cpu_l2_bytes), between 64 KiB and 1 MiB; 256 KiB where
+ * the CPU does not say. */
+#define BF_PART_REGION_FALLBACK ((uint64_t)256 << 10)
+BF_HIDDEN uint64_t bf__part_region_bytes(void);
 
 /* The mode a filter's BF_PARTITION_* setting comes to: AUTO defers to
  * BLOCKFILTER_PARTITION=on|off (read once per process). */

@@ -9,7 +9,7 @@
 /* The partitioning parameters (docs/kernels.md gives the measurements
  * behind the defaults). A hidden variable so that development benchmarks
  * can sweep them; the library only reads it. */
-#define BF_SBBF_PART_REGION_BYTES ((uint64_t)256 << 10) /* a region's slice: a quarter of L2 */
+#define BF_SBBF_PART_REGION_BYTES 0 /* a region's slice: the CPU's, a quarter of L2 */
 #define BF_SBBF_PART_REUSE 8                            /* bucket hashes per line of a slice */
 #define BF_SBBF_PART_BUDGET ((uint64_t)1 << 40)          /* bucket bytes at most */
 #define BF_SBBF_PART_MIN_FILTER_BYTES ((uint64_t)16 << 20)

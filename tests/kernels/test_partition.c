@@ -291,8 +291,25 @@ done:
     free(b);
 }
 
+/* The region size left to the CPU: a quarter of the L2 CPUID reports,
+ * clamped, or the fallback where it says nothing; and the plan cuts a
+ * filter into regions no larger. */
+static void check_region_size(void) {
+    const uint64_t l2 = bf__cpu_l2_bytes(), r = bf__part_region_bytes();
+    const uint64_t lo = (uint64_t)64 << 10, hi = (uint64_t)1 << 20;
+    if (!l2) CHECK(r == BF_PART_REGION_FALLBACK, "region: fallback without an L2 size");
+    else CHECK(r == (l2 / 4 < lo ? lo : l2 / 4 > hi ? hi : l2 / 4), "region: a quarter of L2, clamped");
+    CHECK(bf__sbbf_part_tuning.region_bytes == 0, "region: the SBBF's tuning leaves it to the CPU");
+    const uint64_t filter = (uint64_t)125 << 20;
+    bf_part_plan plan = bf__part_plan(filter, 100000000, r, 8, (uint64_t)1 << 40);
+    CHECK((filter >> plan.bits) <= r && (filter >> (plan.bits - 1)) > r, "region: the plan's regions fit it");
+    printf("L2 %llu KiB (CPUID), regions of %llu KiB\n", (unsigned long long)(l2 >> 10),
+           (unsigned long long)(r >> 10));
+}
+
 int main(void) {
     char tested[128] = "";
+    check_region_size();
     for (size_t i = 0; i < bf_sbbf_kernel_count(); i++) {
         const char *name = bf_sbbf_kernel_name(i);
         if (!name || !bf_sbbf_kernel_supported(name)) continue;
