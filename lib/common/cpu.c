@@ -42,7 +42,7 @@ static uint32_t detect(void) {
 
 static uint64_t detect_l2(void) {
     unsigned a, b, c, d;
-    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000006u) return 0;
+    if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000006u) return 0;
     __cpuid(0x80000006u, a, b, c, d);
     return (uint64_t)(c >> 16) << 10; /* ECX[31:16]: KiB */
 }
