@@ -64,6 +64,35 @@ struct bf_blocked {
                           * (common/partition.h), or NULL */
 };
 
+/* Keys i..n - 1 of a batch lookup, with the scalar instance: the keys a
+ * SIMD lookup leaves past its last whole register. Returns the hits. */
+static inline size_t bf__blocked_tail_contains(const bf_blocked *f, const uint64_t *hs, size_t i,
+                                               size_t n, uint8_t *out) {
+    size_t hits = 0;
+    for (; i < n; i++) {
+        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
+        if (out) out[i] = (uint8_t)hit;
+        hits += hit;
+    }
+    return hits;
+}
+
+/* Writes the answers of `count` <= 8 keys, bit j of m for key j, as bytes
+ * 0 or 1. The bits are spread to one per byte in a register and stored at
+ * once (one byte store per key drew about 30 % of the profile's samples
+ * in (32, 1, 1, 4)'s batch lookup at 10^6 keys on a Zen 4). */
+static inline void bf__blocked_answers(uint8_t *out, unsigned m, unsigned count) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x = m & 0xffu; /* bit j to byte j, the lowest byte first */
+    x = (x | x << 28) & 0x0000000f0000000fu;
+    x = (x | x << 14) & 0x0003000300030003u;
+    x = (x | x << 7) & 0x0101010101010101u;
+    memcpy(out, &x, count);
+#else
+    for (unsigned j = 0; j < count; j++) out[j] = (uint8_t)((m >> j) & 1);
+#endif
+}
+
 /* The instance compiled for shape s if there is one and `specialised`,
  * else the generic instance (tests compare the two). */
 BF_HIDDEN const bf_blocked_impl *bf__blocked_impl_for(const bf_blocked_shape *s,

@@ -200,15 +200,6 @@ static inline __m256i r32x8_block(__m256i h, __m256i nbv) {
     return _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), nbv), 32);
 }
 
-/* Answers of eight keys (bit j of m: key j) as bytes 0 or 1. */
-static inline void r32x8_answers(uint8_t *out, unsigned m) {
-    uint64_t x = m & 0xffu; /* bit j to byte j, as the template's answers */
-    x = (x | x << 28) & 0x0000000f0000000fu;
-    x = (x | x << 14) & 0x0003000300030003u;
-    x = (x | x << 7) & 0x0101010101010101u;
-    memcpy(out, &x, 8);
-}
-
 static inline __attribute__((always_inline)) size_t
 r32x8_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned K) {
     if (f->num_blocks >= ((uint64_t)1 << 31)) return any_avx2(f, hs, n, out);
@@ -223,8 +214,7 @@ r32x8_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, 
     for (; i + 8 <= n; i += 8) {
         if (pf && i + BF_SBBF_PREFETCH_DISTANCE + 8 <= n)
             for (unsigned j = 0; j < 8; j++)
-                __builtin_prefetch(data + 4 * bf_sbbf_block_index(
-                                              bf_sbbf_load_hash(hs + i + BF_SBBF_PREFETCH_DISTANCE + j), nb), 0);
+                __builtin_prefetch(data + v2_offset(bf_sbbf_load_hash(hs + i + BF_SBBF_PREFETCH_DISTANCE + j), nb, 32), 0);
         const __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(hs + i));
         const __m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(hs + i + 4));
         const __m256i block = r32x8_low_halves(r32x8_block(h0, nbv), r32x8_block(h1, nbv));
@@ -237,15 +227,10 @@ r32x8_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, 
         const __m256i missing = _mm256_andnot_si256(word, mask);
         const unsigned hit = (unsigned)_mm256_movemask_ps(
             _mm256_castsi256_ps(_mm256_cmpeq_epi32(missing, _mm256_setzero_si256())));
-        if (out) r32x8_answers(out + i, hit);
+        if (out) bf__blocked_answers(out + i, hit, 8);
         hits += (size_t)__builtin_popcount(hit);
     }
-    for (; i < n; i++) {
-        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
-        if (out) out[i] = (uint8_t)hit;
-        hits += hit;
-    }
-    return hits;
+    return hits + bf__blocked_tail_contains(f, hs, i, n, out);
 }
 
 #define R32X8_INSTANCE(k)                                                                      \

@@ -168,18 +168,6 @@ static inline size_t octet_answers(uint8_t *out, uint64_t hit) {
     return (size_t)__builtin_popcountll(hit);
 }
 
-/* Keys i..n - 1 of a batch lookup, with the scalar instance. */
-static inline size_t tail_contains(const bf_blocked *f, const uint64_t *hs, size_t i, size_t n,
-                                   uint8_t *out) {
-    size_t hits = 0;
-    for (; i < n; i++) {
-        bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));
-        if (out) out[i] = (uint8_t)hit;
-        hits += hit;
-    }
-    return hits;
-}
-
 /* Batch lookup: octets, the rest with the scalar instance. */
 static inline __attribute__((always_inline)) size_t
 vert_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, unsigned B,
@@ -199,7 +187,7 @@ vert_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, u
         const uint64_t hit = bf__zero_bytes(miss);
         hits += octet_answers(out ? out + i : NULL, hit);
     }
-    return hits + tail_contains(f, hs, i, n, out);
+    return hits + bf__blocked_tail_contains(f, hs, i, n, out);
 }
 
 /* Batch insert: each key's block or-ed in by one read-modify-write, key
@@ -328,7 +316,7 @@ r32_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out, un
         if (out) _mm_storeu_si128((__m128i *)(void *)(out + i), _mm_maskz_set1_epi8(hit, 1));
         hits += (size_t)__builtin_popcount((unsigned)hit);
     }
-    return hits + tail_contains(f, hs, i, n, out);
+    return hits + bf__blocked_tail_contains(f, hs, i, n, out);
 }
 
 #define R32_INSTANCE(k)                                                                        \
@@ -391,7 +379,7 @@ bitsel_contains(const bf_blocked *f, const uint64_t *hs, size_t n, uint8_t *out,
         const uint64_t hit = bf__zero_bytes(~all);
         hits += octet_answers(out ? out + i : NULL, hit);
     }
-    return hits + tail_contains(f, hs, i, n, out);
+    return hits + bf__blocked_tail_contains(f, hs, i, n, out);
 }
 
 #define BITSEL_INSTANCE(k)                                                                     \

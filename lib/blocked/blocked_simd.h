@@ -134,22 +134,6 @@ static inline void SIMD_NAME(set)(uint8_t *bits, uint64_t nb, V h, unsigned B, u
     for (unsigned i = 0; i < words * LANES; i++) bf__blocked_or_word(bits + o[i], m[i], wide_words);
 }
 
-/* Writes the LANES answers of bit mask m (bit j: key j) as bytes 0 or 1.
- * The bits are spread to one per byte in a register and stored at once
- * (one byte store per lane drew about 30 % of the profile's samples in
- * (32, 1, 1, 4)'s batch lookup at 10^6 keys on a Zen 4). */
-static inline void SIMD_NAME(answers)(uint8_t *out, unsigned m) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t x = m & 0xffu; /* bit j to byte j, the lowest byte first */
-    x = (x | x << 28) & 0x0000000f0000000fu;
-    x = (x | x << 14) & 0x0003000300030003u;
-    x = (x | x << 7) & 0x0101010101010101u;
-    memcpy(out, &x, LANES);
-#else
-    for (unsigned j = 0; j < LANES; j++) out[j] = (uint8_t)((m >> j) & 1);
-#endif
-}
-
 /* The batch lookup and the batch insert of one shape; B, S, Z, K are
  * constants or, for the instance for any shape, the object's shape (read
  * once: stores through out or the bitset could alias the object). Keys
@@ -167,15 +151,10 @@ static inline void SIMD_NAME(answers)(uint8_t *out, unsigned m) {
                 SIMD_NAME(prefetch)(data, nb, hs + i + BF_SBBF_PREFETCH_DISTANCE, b_, 0);       \
             unsigned m = SIMD_NAME(probe)(data, nb, V_LOADU(hs + i), b_, s_, z_, k_,           \
                                           bf__blocked_salts);                                   \
-            if (out) SIMD_NAME(answers)(out + i, m);                                           \
+            if (out) bf__blocked_answers(out + i, m, LANES);                                   \
             hits += (size_t)__builtin_popcount(m);                                              \
         }                                                                                       \
-        for (; i < n; i++) {                                                                    \
-            bool hit = f->impl->contains(f, bf_sbbf_load_hash(hs + i));                         \
-            if (out) out[i] = (uint8_t)hit;                                                     \
-            hits += hit;                                                                        \
-        }                                                                                       \
-        return hits;                                                                            \
+        return hits + bf__blocked_tail_contains(f, hs, i, n, out);                              \
     }                                                                                           \
     static void SIMD_NAME(name##_insert)(bf_blocked *f, const uint64_t *hs, size_t n) {         \
         uint8_t *const bits = f->bits;                                                          \
