@@ -42,6 +42,9 @@ static inline unsigned bf__blocked_neon_zero_lanes(uint64x2_t m) {
 #define V_SET1(x) vdupq_n_u64((uint64_t)(x))
 /* The low 32 bits of each lane, multiplied into 64 bits (_mm_mul_epu32). */
 #define V_MUL_EPU32(a, b) vmull_u32(vmovn_u64(a), vmovn_u64(b))
+/* A 32-bit multiply per 32-bit half (_mm_mullo_epi32). */
+#define V_MULLO32(a, b) \
+    vreinterpretq_u64_u32(vmulq_u32(vreinterpretq_u32_u64(a), vreinterpretq_u32_u64(b)))
 #define V_SLL(a, n) vshlq_u64(a, vdupq_n_s64((int64_t)(n)))
 #define V_SRL(a, n) vshlq_u64(a, vdupq_n_s64(-(int64_t)(n)))
 #define V_SLLI(a, n) V_SLL(a, n)

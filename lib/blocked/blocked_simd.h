@@ -18,7 +18,7 @@
  * 64-bit lanes, SIMD_NAME(x) (x with the ISA's suffix: its names stay
  * apart where the files are one translation unit, the amalgamation),
  * CONTAINS_FOR and INSERT_FOR (the names of its lookup and insert
- * choosers) and, if it has instances of its own for some shapes,
+ * choosers), optionally V_MULLO32 (below, top_bits) and, if it has instances of its own for some shapes,
  * SIMD_VERTICAL_FOR (a function (shape, specialised, &contains, &insert)
  * that returns 1 and sets both for such a shape, NULL where this file's
  * serves, else 0) and, if it has vertical loops, VERT_CONTAINS and its
@@ -30,10 +30,18 @@
 
 #include "blocked/blocked.h"
 
-/* (lo * salt) mod 2^32 >> (32 - bits), per 64-bit lane (lo in the low half). */
+/* (lo * salt) mod 2^32 >> (32 - bits), per 64-bit lane (lo in the low
+ * half, the high half 0). Where the ISA file defines V_MULLO32 (a 32-bit
+ * multiply per 32-bit half), the product's low half is the lane's low
+ * half and its high half 0, so one shift gives the value; else the
+ * 64-bit product is shifted up and down. */
 static inline V SIMD_NAME(top_bits)(V lo, uint32_t salt, unsigned bits) {
+#if defined(V_MULLO32)
+    return V_SRL(V_MULLO32(lo, V_SET1(salt)), 32 - bits);
+#else
     V p = V_MUL_EPU32(lo, V_SET1(salt));
     return V_SRL(V_SLLI(p, 32), 64 - bits);
+#endif
 }
 
 /* The byte offset of each lane's block: ((h >> 32) * nb) >> 32 blocks of
