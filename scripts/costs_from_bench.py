@@ -37,7 +37,7 @@ import re
 import sys
 
 # The sizes `blockfilter calibrate` measures (lib/choose/calibrate.c).
-SIZE_CLASSES = (1 << 15, 1 << 19, 1 << 21, 1 << 22, 1 << 23, 1 << 27, 1 << 30)
+SIZE_CLASSES = (1 << 15, 1 << 19, 1 << 21, 1 << 23, 1 << 27, 1 << 30)
 
 
 def cuckoo_bits(n, nbytes):

@@ -38,19 +38,14 @@
 #define INTERLEAVE_BYTES ((uint64_t)1 << 30) /* a group's filters at once */
 
 /* 32 KiB (L1), 512 KiB (L2), 2 MiB (just past a Zen 4 core's 1 MiB L2, the
- * size of a 10^6-key filter at 16 bits/key), 4 MiB (where the 10^6-key
- * filters of 16-30 bits/key lie: between 2 and 8 MiB, lookups do not grow
- * linearly in log2(bytes), and interpolating across the knee priced a
- * 3.4 MB filter 12 % above what it measured on a Zen 3 guest), 8 MiB (L3),
- * 128 MiB (past it:
+ * size of a 10^6-key filter at 16 bits/key), 8 MiB (L3), 128 MiB (past it:
  * four times the 32 MiB L3 of one Zen 4 chiplet) and 1 GiB (DRAM with TLB
  * misses on 2 MiB pages: the size of a 10^8-key filter at 64-80 bits/key).
  * Most of the time goes to the last two (the kernel faults in and zeroes
  * each candidate's memory): on a 2-vCPU Zen 4 guest, 10-15 s for all six
  * classes, so the 1 GiB class is sometimes left out of the default 15 s. */
 static const uint64_t class_bytes[] = {(uint64_t)1 << 15, (uint64_t)1 << 19, (uint64_t)1 << 21,
-                                       (uint64_t)1 << 22, (uint64_t)1 << 23, (uint64_t)1 << 27,
-                                       (uint64_t)1 << 30};
+                                       (uint64_t)1 << 23, (uint64_t)1 << 27, (uint64_t)1 << 30};
 #define NCLASSES (sizeof class_bytes / sizeof class_bytes[0])
 
 /* A fresh filter of the candidate at bytes, loaded; scratch holds CHUNK. */
