@@ -61,16 +61,19 @@ BF_HIDDEN double bf__cost_table_interpolate(const bf_cost_table *t, const char *
                                            uint64_t bytes, int *beyond);
 
 /* Untimed batches of `chunk` lookups before timed ones, for a filter of
- * `bytes` (calibration and bf_choices_measure alike): three random probes
- * per 64-byte line touch 95 % of the lines (1 - e^-3), so a filter that fits
- * the last-level cache is measured from it, as in a job that uses it alone,
- * and not from memory after other filters evicted it. At least 2 (small
- * filters; the TLB and branch predictors warm too). A filter that needs
- * more than 8 (over 10 MiB at 2^16 lookups a batch) is taken to be past the
- * caches, where warming gains nothing: 2. */
+ * `bytes` (calibration and bf_choices_measure alike), so that a filter
+ * that fits the last-level cache is measured from it, as in a job that
+ * uses it alone, and not from memory after other filters evicted it: 8.
+ * Three random probes per 64-byte line would touch 95 % of the lines
+ * (1 - e^-3), 2 batches up to 2 MiB, but the timed batches after so few
+ * were not yet steady: on a Zen 3 guest the 2 MiB rows came out 8-12 %
+ * above those after 8, and above what bf_choices_measure's long visits
+ * find (register-blocked 32: 1.89-2.01 ns against 1.66-1.78). A filter
+ * that needs more than 8 by that count (over 10 MiB at 2^16 lookups a
+ * batch) is taken to be past the caches, where warming gains nothing: 2. */
 static inline size_t bf__warm_batches(uint64_t bytes, size_t chunk) {
     uint64_t p = 3 * (bytes / 64) / chunk;
-    return p < 2 || p > 8 ? 2 : (size_t)p;
+    return p > 8 ? 2 : 8;
 }
 
 /* The median of v[0, n) (sorts v); NaN for n = 0. */
