@@ -18,12 +18,13 @@
  * 64-bit lanes, SIMD_NAME(x) (x with the ISA's suffix: its names stay
  * apart where the files are one translation unit, the amalgamation),
  * CONTAINS_FOR and INSERT_FOR (the names of its lookup and insert
- * choosers), optionally V_MULLO32 (below, top_bits) and, if it has instances of its own for some shapes,
- * SIMD_VERTICAL_FOR (a function (shape, specialised, &contains, &insert)
- * that returns 1 and sets both for such a shape, NULL where this file's
- * serves, else 0) and, if it has vertical loops, VERT_CONTAINS and its
- * companions (below, "vertical instances"), then includes this once. The guard is released at the end,
- * so the next ISA file gets its own copy.
+ * choosers), optionally V_MULLO32 (below, top_bits) and, if it has
+ * instances of its own for some shapes, SIMD_VERTICAL_FOR (a function
+ * (shape, specialised, &contains, &insert) that returns 1 and sets both
+ * for such a shape, NULL where this file's serves, else 0) and, if it has
+ * vertical loops, VERT_CONTAINS and its companions (below, "vertical
+ * instances"), then includes this once. The guard is released at the
+ * end, so the next ISA file gets its own copy.
  */
 #ifndef BF_BLOCKED_SIMD_H
 #define BF_BLOCKED_SIMD_H

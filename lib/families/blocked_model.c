@@ -106,6 +106,14 @@ static void window(double mu, double *lo, double *hi) {
     if (*lo < 0) *lo = 0;
 }
 
+/* Where the sums start: the law's mode, floor(mean), within [lo, hi]. */
+static size_t mode_in(double mean, double lo, double hi) {
+    size_t mode = (size_t)mean;
+    if (mode < (size_t)lo) mode = (size_t)lo;
+    if (mode > (size_t)hi) mode = (size_t)hi;
+    return mode;
+}
+
 /* A tail of a sum over a Poisson or binomial law ends at the first term
  * whose probability is below this fraction of the sum so far: a term's
  * probability bounds what it adds (it is multiplied by a pass probability
@@ -131,9 +139,7 @@ static double group_pass(model *m, size_t i) {
     double lo, hi;
     window((double)i * p, &lo, &hi);
     if (hi > (double)i) hi = (double)i;
-    size_t mode = (size_t)((double)i * p);
-    if (mode < (size_t)lo) mode = (size_t)lo;
-    if (mode > (size_t)hi) mode = (size_t)hi;
+    const size_t mode = mode_in((double)i * p, lo, hi);
     double sum = 0;
     for (size_t j = mode; j <= (size_t)hi; j++)
         if (binom_term(m, i, j, lp, lq, &sum) < TAIL_CUT * sum && j > mode) break;
@@ -161,9 +167,7 @@ static double model_fpp(model *m, double lambda) {
     double lo, hi;
     window(lambda, &lo, &hi);
     const double ll = log(lambda);
-    size_t mode = (size_t)lambda;
-    if (mode < (size_t)lo) mode = (size_t)lo;
-    if (mode > (size_t)hi) mode = (size_t)hi;
+    const size_t mode = mode_in(lambda, lo, hi);
     double sum = 0;
     /* The tables grow as the right tail reaches them (f[j] of a wide
      * sector costs W * k/z steps: most of the time, computed to the
