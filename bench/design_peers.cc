@@ -258,29 +258,15 @@ std::string bench_name(const PeerPoint &p, const std::string &op) {
 // and one build of the n keys; the last stays for the lookups.
 void register_build(std::shared_ptr<PeerPoint> p) { register_design_build(bench_name(*p, "build"), p); }
 
-// Touches and frees `bytes` of memory. A partitioned peer allocates its
-// partition buffers inside each count call; on a virtual machine whose
-// host backs guest memory lazily and takes freed pages back, memory not
-// used for a few seconds costs 2-3 s/GiB to touch again (see
-// ../shared/bench/peers-partitioned's README), which would be charged to
-// the peer at random. Touched right before the call, the call's own
-// allocation reuses warm pages and pays only its own faults and zeroing.
-void prewarm(size_t bytes) {
-    std::vector<uint8_t> warm(bytes, 1);
-    benchmark::DoNotOptimize(warm.data());
-}
-
 // The peer's batch call (or its loop of single lookups) counts; its
 // single-key answers are checked after the last pass. Partitioned peers
-// get memory prewarmed before each call, untimed: as much as the shared
-// side-by-side driver gives them (10.5 bytes per key of the filter, or 16
-// per query if more, and 64 MiB).
+// get memory prewarmed before each call, untimed (bench.h's prewarm): as
+// much as their builds get, or 16 bytes per query if more.
 void register_lookup(std::shared_ptr<PeerPoint> p) {
     std::function<void(const Queries &)> prepare = nullptr;
     if (p->spec->partitions > 1)
         prepare = [p](const Queries &q) {
-            size_t per_filter = (size_t)((double)p->n * 10.5), per_query = q.set.hashes.size() * 16;
-            prewarm(std::max(per_filter, per_query) + ((size_t)64 << 20));
+            prewarm(std::max(design_prewarm_bytes(p->n), q.set.hashes.size() * 16 + ((size_t)64 << 20)));
         };
     register_design_lookup(
         bench_name(*p, "contains_batch/pos50"), p,
