@@ -68,12 +68,17 @@ BF_HIDDEN double bf__cost_table_interpolate(const bf_cost_table *t, const char *
  * (1 - e^-3), 2 batches up to 2 MiB, but the timed batches after so few
  * were not yet steady: on a Zen 3 guest the 2 MiB rows came out 8-12 %
  * above those after 8, and above what bf_choices_measure's long visits
- * find (register-blocked 32: 1.89-2.01 ns against 1.66-1.78). A filter
- * that needs more than 8 by that count (over 10 MiB at 2^16 lookups a
- * batch) is taken to be past the caches, where warming gains nothing: 2. */
+ * find (register-blocked 32: 1.89-2.01 ns against 1.66-1.78). From 4 MiB
+ * up, eight probes a line (16 batches at 8 MiB): a filter of 8 MiB, after
+ * the 29 others of its calibration group evicted it, was still getting
+ * faster pass by pass after 8 (its rows 25-60 % above those after 30; its
+ * last-level cache is a victim cache shared with other guests). A filter
+ * that needs more than 8 by the three-probe count (over 10 MiB at 2^16
+ * lookups a batch) is taken to be past the caches, where warming gains
+ * nothing: 2. */
 static inline size_t bf__warm_batches(uint64_t bytes, size_t chunk) {
-    uint64_t p = 3 * (bytes / 64) / chunk;
-    return p > 8 ? 2 : 8;
+    uint64_t p = 3 * (bytes / 64) / chunk, settle = 8 * (bytes / 64) / chunk;
+    return p > 8 ? 2 : settle > 8 ? (size_t)settle : 8;
 }
 
 /* The median of v[0, n) (sorts v); NaN for n = 0. */
