@@ -267,9 +267,9 @@ static size_t r32_any_eight(const bf_blocked *f, const uint64_t *hs, size_t n, u
  * inserts on a Zen 3 (eight read-modify-writes of one L1-resident block
  * take 7 ns there with their positions given). At 10^5 and 10^6 keys on
  * a Zen 3 guest: blocked 512 inserts in 0.72-0.86x the template's time,
- * (256, 1, 1, 8) 0.91-0.93x, (128, 1, 1, 4) 0.85x. Lookups: below
- * (testing the words one key at a time, so, took 1.3-1.7x the template's
- * gathers).
+ * (256, 1, 1, 8) 0.91-0.93x, (128, 1, 1, 4) 0.85x. Their lookups are
+ * below: testing the words one key at a time, as these inserts set them,
+ * took 1.3-1.7x the template's gathers.
  */
 
 /* Positions c .. c + 7 of the key whose low hash half is in every lane
