@@ -261,12 +261,13 @@ void register_build(std::shared_ptr<PeerPoint> p) { register_design_build(bench_
 // The peer's batch call (or its loop of single lookups) counts; its
 // single-key answers are checked after the last pass. Partitioned peers
 // get memory prewarmed before each call, untimed (bench.h's prewarm): as
-// much as their builds get, or 16 bytes per query if more.
+// much as their builds get, or as much per query if there are more
+// queries than keys.
 void register_lookup(std::shared_ptr<PeerPoint> p) {
     std::function<void(const Queries &)> prepare = nullptr;
     if (p->spec->partitions > 1)
         prepare = [p](const Queries &q) {
-            prewarm(std::max(design_prewarm_bytes(p->n), q.set.hashes.size() * 16 + ((size_t)64 << 20)));
+            prewarm(design_prewarm_bytes(std::max<uint64_t>(p->n, q.set.hashes.size())));
         };
     register_design_lookup(
         bench_name(*p, "contains_batch/pos50"), p,

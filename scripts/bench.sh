@@ -164,15 +164,12 @@ fi
 mkdir -p "$out"
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo nogit)
 git diff --quiet HEAD -- 2>/dev/null || commit="$commit-dirty"
-stamp=$(date -u +%Y-%m-%dT%H%MZ)
-json="$out/$stamp-$commit.json"
-[ "$mode" = default ] || json="$out/$stamp-$commit-$mode.json"
+suffix=""; [ "$mode" = default ] || suffix="-$mode"
+json="$out/$(date -u +%Y-%m-%dT%H%MZ)-$commit$suffix.json"
 # A second run in the same minute (short --families runs) must not
 # overwrite the first's files: its stamp gets the seconds too.
 if [ -e "$json" ] || [ -e "$json.part" ]; then
-  stamp=$(date -u +%Y-%m-%dT%H%M%SZ)
-  json="$out/$stamp-$commit.json"
-  [ "$mode" = default ] || json="$out/$stamp-$commit-$mode.json"
+  json="$out/$(date -u +%Y-%m-%dT%H%M%SZ)-$commit$suffix.json"
 fi
 
 # The 1-minute load average decays with a 60 s time constant, so right after

@@ -13,9 +13,10 @@
  *    lookups the vertical one does not serve (VERT_LOOKUP_SERVES);
  *  - for lookups only: eight keys per register for register-blocked 32
  *    (below the template);
- *  - for inserts only: blocked 128-512 (S = 1) one key at a time, eight
- *    bit positions per multiply (below the template).
- * Both compute the formulas of blocked/probe.h, so the same bits and
+ *  - blocked 128-512 (S = 1): inserts one key at a time, eight bit
+ *    positions per multiply, and lookups two keys per register, a key's
+ *    bytes picked by shuffles (below the template).
+ * All compute the formulas of blocked/probe.h, so the same bits and
  * answers (tests/blocked compares every shape with the scalar probe).
  */
 #include <immintrin.h>
