@@ -22,8 +22,8 @@
  * meaning of the primitives (they define Parquet's bit layout) do not
  * change while BF_SBBF_ABI is 1; code inlined from this header keeps
  * working against any later library, which hands it a filter it does not
- * know (a new tag, NULL insert_bits) and so gets the library's exported
- * calls. The helper names (bf_inl_*) are not API.
+ * know (a new tag, placed at 0, NULL insert_bits) and so gets the
+ * library's exported calls. The helper names (bf_inl_*) are not API.
  *
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -82,8 +82,8 @@ extern "C" {
  *  - insert_bits[c] is the writable bitset if inline code of kernel class
  *    c may insert into this filter (its kernel runs class c's single-key
  *    sequence: the avx512 kernel runs the AVX2 one), else NULL (another
- *    kernel, or a read-only view): an inline insert tests the one pointer
- *    it needs anyway, as its stores keep a compiler from hoisting checks.
+ *    kernel, or a read-only view). Inline inserts from 0.3.0 headers test
+ *    it; later headers test the filter's place (below) instead.
  * A library that needs other hot fields gives them a new version and
  * leaves insert_bits[] NULL; code inlined from an older header then sees a
  * tag it does not know and NULL pointers, and calls the library. Read-only
@@ -107,17 +107,21 @@ typedef struct bf_sbbf_layout {
 } bf_sbbf_layout;
 
 /*
- * Where a filter sits: the library places every filter of layout version 1
- * (owned or a view) at an address whose remainder mod BF_SBBF_PLACE_MOD is
- * BF_SBBF_PLACE(kernel class it runs). A query tests the address, a value
- * the caller holds in a register and that no store changes, so a compiler
+ * Where a filter sits: the library places every writable filter of layout
+ * version 1 at an address whose remainder mod BF_SBBF_PLACE_MOD is
+ * BF_SBBF_PLACE(kernel class it runs), and every read-only view at
+ * BF_SBBF_PLACE_VIEW(class). Inline code tests the address, a value the
+ * caller holds in a register and that no store changes, so a compiler
  * takes the test out of the caller's loop (it unswitches the loop) even
  * when the loop stores bytes that may alias the filter; the inline loop is
- * then the bare probe. A filter of another layout version sits at a
- * remainder of 0, which no class has. Part of layout version 1's promise.
+ * then the bare probe or the bare insert. A query accepts either place, an
+ * insert only the writable one. A filter of another layout version sits
+ * at a remainder of 0, which no class has, in neither half. Part of layout
+ * version 1's promise (views sit at their own place from 0.3.1).
  */
 #define BF_SBBF_PLACE_MOD 256u
 #define BF_SBBF_PLACE(kernel) (16u * (1u + (kernel)))
+#define BF_SBBF_PLACE_VIEW(kernel) (BF_SBBF_PLACE(kernel) + BF_SBBF_PLACE_MOD / 2u)
 
 /* ------------------------------------------------------------------------ */
 /* Primitives: the one definition                                            */
@@ -337,11 +341,11 @@ static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
     return BF_INL_CAST(const bf_sbbf_layout *, BF_INL_CAST(const void *, f));
 }
 
-/* The address of f modulo BF_SBBF_PLACE_MOD. */
+/* The address of f modulo m. */
 #if defined(__cplusplus)
-#define BF_INL_PLACE_OF(f) (reinterpret_cast<uintptr_t>(f) % BF_SBBF_PLACE_MOD)
+#define BF_INL_ADDR_MOD(f, m) (reinterpret_cast<uintptr_t>(f) % (m))
 #else
-#define BF_INL_PLACE_OF(f) ((uintptr_t)(const void *)(f) % BF_SBBF_PLACE_MOD)
+#define BF_INL_ADDR_MOD(f, m) ((uintptr_t)(const void *)(f) % (m))
 #endif
 /* Whether x, a place or a tag (what `of` makes of a kernel class), names a
  * kernel class this code implements. */
@@ -350,13 +354,24 @@ static inline const bf_sbbf_layout *bf_inl_sbbf_layout(const bf_sbbf *f) {
 #else
 #define BF_INL_CLASS_HERE(x, of) ((x) == of(BF_SBBF_INLINE))
 #endif
-/* Whether f sits at the place of such a class (no memory read: see
- * BF_SBBF_PLACE), or its tag names layout version 1 and such a class (the
- * test for libraries older than the placement). */
+/* Whether f sits at the place of such a class, writable or a view (no
+ * memory read: see BF_SBBF_PLACE): a view's place is the writable one plus
+ * half the modulus, so the address modulo half of it tells both. */
 static inline bool bf_inl_sbbf_placed(const bf_sbbf *f) {
-    const uintptr_t place = BF_INL_PLACE_OF(f);
+    const uintptr_t place = BF_INL_ADDR_MOD(f, BF_SBBF_PLACE_MOD / 2u);
     return BF_INL_CLASS_HERE(place, BF_SBBF_PLACE);
 }
+/* Whether f is writable and sits at the place of such a class: what an
+ * inline insert tests. No field is read, so a caller's loop of inserts
+ * tests once (see BF_SBBF_PLACE) and then writes `bits`; a filter
+ * elsewhere (a view, another kernel, another layout version, NULL) goes
+ * to the library. */
+static inline bool bf_inl_sbbf_placed_writable(const bf_sbbf *f) {
+    const uintptr_t place = BF_INL_ADDR_MOD(f, BF_SBBF_PLACE_MOD);
+    return BF_INL_CLASS_HERE(place, BF_SBBF_PLACE);
+}
+/* Whether f's tag names layout version 1 and such a class (the test for
+ * libraries older than the placement). */
 static inline bool bf_inl_sbbf_tag_ok(const bf_sbbf *f) {
     const uint32_t tag = bf_inl_sbbf_layout(f)->tag;
     return BF_INL_CLASS_HERE(tag, BF_SBBF_TAG);
@@ -366,10 +381,6 @@ static inline bool bf_inl_sbbf_tag_ok(const bf_sbbf *f) {
  *  kernel class this code implements. */
 static inline bool bf_sbbf_inline_ok(const bf_sbbf *f) {
     return bf_inl_sbbf_placed(f) || bf_inl_sbbf_tag_ok(f);
-}
-/* The bitset this code may insert into inline, or NULL. */
-static inline uint8_t *bf_inl_sbbf_insert_bits(const bf_sbbf *f) {
-    return bf_inl_sbbf_layout(f)->insert_bits[BF_SBBF_INLINE];
 }
 /* The probe and set of the kernel class this code implements. */
 static inline bool bf_inl_sbbf_probe(const uint8_t *data, uint64_t num_blocks, uint64_t h) {
@@ -402,9 +413,9 @@ static inline bool bf_sbbf_contains_hash_inline(const bf_sbbf *f, uint64_t hash)
     return (bf_sbbf_contains_hash)(f, hash);
 }
 static inline int bf_sbbf_insert_hash_inline(bf_sbbf *f, uint64_t hash) {
-    uint8_t *bits = bf_inl_sbbf_insert_bits(f);
-    if (BF_INL_LIKELY(bits != NULL)) {
-        bf_inl_sbbf_set(bits, bf_inl_sbbf_layout(f)->num_blocks, hash);
+    if (BF_INL_LIKELY(bf_inl_sbbf_placed_writable(f))) {
+        const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
+        bf_inl_sbbf_set(l->bits, l->num_blocks, hash);
         return BF_OK;
     }
     return (bf_sbbf_insert_hash)(f, hash); /* views: BF_EREADONLY */
@@ -439,10 +450,9 @@ static inline bool bf_sbbf_contains_inline(const bf_sbbf *f, const void *data, s
     return (bf_sbbf_contains)(f, data, len);
 }
 static inline int bf_sbbf_insert_inline(bf_sbbf *f, const void *data, size_t len) {
-    uint8_t *bits = f ? bf_inl_sbbf_insert_bits(f) : NULL;
-    if (BF_INL_LIKELY(bits != NULL && data != NULL)) {
+    if (BF_INL_LIKELY(bf_inl_sbbf_placed_writable(f) && data != NULL)) {
         const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);
-        bf_inl_sbbf_set(bits, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
+        bf_inl_sbbf_set(l->bits, l->num_blocks, bf_inl_sbbf_hash_bytes(l, data, len));
         return BF_OK;
     }
     return (bf_sbbf_insert)(f, data, len);
@@ -468,10 +478,9 @@ static inline uint64_t bf_hash_double_inline(double v) {
         return (bf_sbbf_contains_##suffix)(f, v);                                        \
     }                                                                                    \
     static inline int bf_sbbf_insert_##suffix##_inline(bf_sbbf *f, ctype v) {           \
-        uint8_t *bits = f ? bf_inl_sbbf_insert_bits(f) : NULL;                         \
-        if (BF_INL_LIKELY(bits != NULL)) {                                               \
+        if (BF_INL_LIKELY(bf_inl_sbbf_placed_writable(f))) {                             \
             const bf_sbbf_layout *l = bf_inl_sbbf_layout(f);                             \
-            bf_inl_sbbf_set(bits, l->num_blocks, hash_expr);                             \
+            bf_inl_sbbf_set(l->bits, l->num_blocks, hash_expr);                          \
             return BF_OK;                                                                \
         }                                                                                \
         return (bf_sbbf_insert_##suffix)(f, v);                                          \

@@ -16,8 +16,9 @@ static int check_size(uint64_t num_bytes) {
 
 /* A filter over bitset (a view) or, with bitset NULL, over zeroed memory
  * of its own. The object sits at its kernel class's place modulo
- * BF_SBBF_PLACE_MOD (blockfilter_inline.h), inside an allocation that much
- * larger: the header's inline queries test the address, which a compiler
+ * BF_SBBF_PLACE_MOD, a view at the class's view place
+ * (blockfilter_inline.h), inside an allocation that much larger: the
+ * header's inline queries and inserts test the address, which a compiler
  * takes out of a caller's loop, instead of a field. */
 static int make(bf_sbbf **out, const void *bitset, size_t num_bytes, const bf_kernel *kernel,
                 uint64_t seed) {
@@ -44,7 +45,8 @@ static int make(bf_sbbf **out, const void *bitset, size_t num_bytes, const bf_ke
     proto.num_blocks = num_bytes / BF_SBBF_BLOCK_BYTES;
     proto.seed = seed;
     bf__sbbf_bind_kernel(&proto, kernel);
-    const uintptr_t place = BF_SBBF_PLACE(proto.tag & 0xffffu);
+    const uint32_t layout_class = proto.tag & 0xffffu;
+    const uintptr_t place = bitset ? BF_SBBF_PLACE_VIEW(layout_class) : BF_SBBF_PLACE(layout_class);
     bf_sbbf *f = (bf_sbbf *)(void *)(base + ((place - (uintptr_t)base) % BF_SBBF_PLACE_MOD));
     *f = proto;
     f->alloc_base = base;

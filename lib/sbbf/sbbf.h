@@ -45,10 +45,12 @@ _Static_assert(offsetof(struct bf_sbbf, num_blocks) == offsetof(bf_sbbf_layout, 
 _Static_assert(offsetof(struct bf_sbbf, seed) == offsetof(bf_sbbf_layout, seed), "seed");
 _Static_assert(offsetof(struct bf_sbbf, insert_bits) == offsetof(bf_sbbf_layout, insert_bits),
                "insert_bits");
-/* Every class's place is a multiple of the object's alignment, below the
- * modulus, and not 0 (the place of other layout versions). */
+/* Every class's place is a multiple of the object's alignment, below half
+ * the modulus (views sit in the upper half), and not 0 (the place of other
+ * layout versions). */
 _Static_assert(_Alignof(struct bf_sbbf) <= 16 && BF_SBBF_PLACE(0) % 16 == 0 &&
-                   BF_SBBF_PLACE(BF_SBBF_KERNEL_NEON) < BF_SBBF_PLACE_MOD,
+                   BF_SBBF_PLACE(BF_SBBF_KERNEL_NEON) < BF_SBBF_PLACE_MOD / 2 &&
+                   BF_SBBF_PLACE_VIEW(BF_SBBF_KERNEL_NEON) < BF_SBBF_PLACE_MOD,
                "places");
 
 /* Sets the filter's kernel, the hash kernel that goes with it, and the

@@ -62,13 +62,27 @@ static hp_key hp_make(uint64_t *s, unsigned long i) {
     return k;
 }
 
-/* Whether f sits at its kernel class's place (BF_SBBF_PLACE), which the
- * inline queries test. */
-static int hp_placed(const bf_sbbf *f) {
+/* Whether f sits at its kernel class's place (BF_SBBF_PLACE, or
+ * BF_SBBF_PLACE_VIEW for a view), which the inline calls test. */
+/* Whether insert_bits[] is what inline inserts of a 0.3.0 header test:
+ * the bitset for its own class (and avx2's for an avx512 filter), NULL
+ * elsewhere and everywhere for a view. */
+static int hp_insert_bits_ok(const bf_sbbf *f, int view) {
     const bf_sbbf_layout *l = HP_CAST(const bf_sbbf_layout *, HP_CAST(const void *, f));
+    const uint32_t cls = l->tag & 0xffffu;
+    for (uint32_t c = 0; c < 4; c++) {
+        const int own = c == cls || (cls == BF_SBBF_KERNEL_AVX512 && c == BF_SBBF_KERNEL_AVX2);
+        if (l->insert_bits[c] != (own && !view ? l->bits : NULL)) return 0;
+    }
+    return view ? l->bits == NULL : l->bits != NULL;
+}
+
+static int hp_placed(const bf_sbbf *f, int view) {
+    const bf_sbbf_layout *l = HP_CAST(const bf_sbbf_layout *, HP_CAST(const void *, f));
+    const uint32_t cls = l->tag & 0xffffu;
     uintptr_t addr;
     memcpy(&addr, &f, sizeof addr);
-    return addr % BF_SBBF_PLACE_MOD == BF_SBBF_PLACE(l->tag & 0xffffu);
+    return addr % BF_SBBF_PLACE_MOD == (view ? BF_SBBF_PLACE_VIEW(cls) : BF_SBBF_PLACE(cls));
 }
 
 #if defined(BF_SBBF_INLINE)
@@ -98,7 +112,8 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
     }
     hp_check(bf_sbbf_set_seed(a, seed) == BF_OK && bf_sbbf_set_seed(b, seed) == BF_OK, "seed",
              kernel, 0);
-    hp_check(hp_placed(a) && hp_placed(b), "a filter sits at its kernel class's place", kernel, 0);
+    hp_check(hp_placed(a, 0) && hp_placed(b, 0), "a filter sits at its kernel class's place", kernel, 0);
+    hp_check(hp_insert_bits_ok(a, 0), "insert_bits name a filter's bitset for its class", kernel, 0);
 #if defined(BF_SBBF_INLINE)
     hp_check(bf_sbbf_inline_ok(a) == (hp_inlined_here(kernel) != 0),
              "inline path taken exactly for its own kernel", kernel, 0);
@@ -165,7 +180,8 @@ static void hp_kernel(const char *kernel, uint64_t seed) {
     if (copy) {
         memcpy(copy + 3, bf_sbbf_bitset(a), BYTES); /* misaligned */
         if (bf_sbbf_view_kernel(&v, copy + 3, BYTES, kernel) == BF_OK) {
-            hp_check(hp_placed(v), "a view sits at its kernel class's place", kernel, 0);
+            hp_check(hp_placed(v, 1), "a view sits at its kernel class's view place", kernel, 0);
+            hp_check(hp_insert_bits_ok(v, 1), "a view's insert_bits are NULL", kernel, 0);
             hp_check(bf_sbbf_insert_hash(v, 1) == BF_EREADONLY &&
                          bf_sbbf_insert(v, "abcdefgh", 8) == BF_EREADONLY &&
                          bf_sbbf_insert_int64(v, 3) == BF_EREADONLY &&
