@@ -9,7 +9,10 @@
 // here from the public layout, a read-only view (the header's fallback),
 // the exported call, the batch calls, and the bare probe over a
 // posix_memalign copy (the public filters' allocation) and over a copy on
-// memory offered for huge pages (page placement).
+// memory offered for huge pages (page placement). And Parquet's block
+// index itself: the bare probe over the filter's first 2^k blocks, its
+// multiply against the shift that gives the same blocks there (what a
+// power-of-two filter indexed by a mask saves).
 //
 //   ./build/<dir>/bench/bench_inline_probe                  (Google Benchmark
 //        series, then the paired ratios; flags below)
@@ -72,6 +75,19 @@ inline void bare_insert(const Bare *b, uint64_t h) {
     _mm256_store_si256(p, _mm256_or_si256(_mm256_load_si256(p), bare_mask(h)));
 }
 
+// The block of a hash when the block count is 2^lg: Parquet's index,
+// ((h >> 32) * 2^lg) >> 32, is then a shift, the same block with no
+// multiply (the power-of-two filters of Impala and fastfilter index by a
+// mask). Over the same bitset as bare_contains with num_blocks = 2^lg.
+struct Pow2 {
+    uint8_t *bits;
+    uint64_t shift;  // 64 - lg
+};
+inline bool shift_contains(const Pow2 *b, uint64_t h) {
+    const __m256i *p = reinterpret_cast<const __m256i *>(b->bits + (h >> b->shift) * 32);
+    return _mm256_testc_si256(_mm256_load_si256(p), bare_mask(h));
+}
+
 // The 0.3.0 header's query, from the public layout: compare the tag
 // (version and an AVX2-class kernel), then read data and num_blocks.
 inline bool tag_contains(const bf_sbbf *f, uint64_t h) {
@@ -103,6 +119,8 @@ struct Case {
     Bare bare{};              // f's bitset, as two words
     Bare copy{};              // a posix_memalign copy of it
     Bare huge{};              // a copy on 2 MiB-aligned memory offered for huge pages
+    Bare pow2{};              // f's first 2^lg blocks (the largest such), as two words
+    Pow2 pow2_shift{};        // the same blocks, indexed by a shift
     void *huge_map = nullptr;
     size_t huge_len = 0;
     std::vector<uint64_t> ins;      // n inserted hashes
@@ -150,6 +168,7 @@ constexpr auto header_contains = [](const bf_sbbf *f, uint64_t h) { return bf_sb
 constexpr auto call_contains = [](const bf_sbbf *f, uint64_t h) { return (bf_sbbf_contains_hash)(f, h); };
 constexpr auto tag_probe = [](const bf_sbbf *f, uint64_t h) { return tag_contains(f, h); };
 constexpr auto bare_probe = [](const Bare *b, uint64_t h) { return bare_contains(b, h); };
+constexpr auto shift_probe = [](const Pow2 *b, uint64_t h) { return shift_contains(b, h); };
 constexpr auto header_insert = [](bf_sbbf *f, uint64_t h) { return bf_sbbf_insert_hash(f, h); };
 constexpr auto call_insert = [](bf_sbbf *f, uint64_t h) { return (bf_sbbf_insert_hash)(f, h); };
 constexpr auto bare_set = [](const Bare *b, uint64_t h) {
@@ -164,6 +183,8 @@ BFP_LOOP call_u8(Case &c, size_t at, size_t m) { return u8_loop(c.f, c, at, m, c
 BFP_LOOP bare_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.bare, c, at, m, bare_probe); }
 BFP_LOOP copy_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.copy, c, at, m, bare_probe); }
 BFP_LOOP huge_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.huge, c, at, m, bare_probe); }
+BFP_LOOP pow2_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.pow2, c, at, m, bare_probe); }
+BFP_LOOP shift_u8(Case &c, size_t at, size_t m) { return u8_loop(&c.pow2_shift, c, at, m, shift_probe); }
 BFP_LOOP hdr_sum(Case &c, size_t at, size_t m) { return sum_loop(c.f, c, at, m, header_contains); }
 BFP_LOOP bare_sum(Case &c, size_t at, size_t m) { return sum_loop(&c.bare, c, at, m, bare_probe); }
 BFP_LOOP hdr_ins(Case &c, size_t at, size_t m) { return insert_loop(c.f, c, at, m, header_insert); }
@@ -196,6 +217,8 @@ const Variant kVariants[] = {
     {"contains_u8/batch1024", batch_u8, "contains_u8/bare"},
     {"contains_u8/bare_memalign", copy_u8, "contains_u8/bare"},
     {"contains_u8/bare_hugepage", huge_u8, "contains_u8/bare"},
+    {"index_u8/multiply", pow2_u8, nullptr},
+    {"index_u8/shift", shift_u8, "index_u8/multiply"},
     {"contains_sum/bare", bare_sum, nullptr},
     {"contains_sum/header", hdr_sum, "contains_sum/bare"},
     {"insert/bare", bare_ins, nullptr},
@@ -242,6 +265,10 @@ std::unique_ptr<Case> make_case(const std::string &kernel, uint64_t n) {
     madvise(aligned, c->bytes, MADV_HUGEPAGE);
     std::memcpy(aligned, bf_sbbf_bitset(c->f), c->bytes);
     c->huge = {aligned, c->bare.num_blocks};
+    unsigned lg = 0;
+    while ((uint64_t(2) << lg) <= c->bare.num_blocks && lg < 32) lg++;
+    c->pow2 = {c->bare.bits, uint64_t(1) << lg};
+    c->pow2_shift = {c->bare.bits, 64u - lg};
     c->queries.resize(kPass);
     c->out.resize(kPass);
     std::vector<uint8_t> present(kPass);
@@ -263,6 +290,11 @@ std::unique_ptr<Case> make_case(const std::string &kernel, uint64_t n) {
         bool same = std::strncmp(v.name, "contains_sum", 12) == 0 ? r == sum : c->out == want;
         if (!same) fail("answers differ from the bare probe's", std::string(v.name) + " " + kernel);
     }
+    pow2_u8(*c, 0, kPass);
+    want = c->out;
+    std::memset(c->out.data(), 0xAA, kPass);
+    shift_u8(*c, 0, kPass);
+    if (c->out != want) fail("the shift's blocks differ from the multiply's", kernel);
     return c;
 }
 
