@@ -267,6 +267,7 @@ std::unique_ptr<Case> make_case(const std::string &kernel, uint64_t n) {
     c->huge = {aligned, c->bare.num_blocks};
     unsigned lg = 0;
     while ((uint64_t(2) << lg) <= c->bare.num_blocks && lg < 32) lg++;
+    if (lg == 0) fail("one block: no index pair (a shift by 64)", std::to_string(n));
     c->pow2 = {c->bare.bits, uint64_t(1) << lg};
     c->pow2_shift = {c->bare.bits, 64u - lg};
     c->queries.resize(kPass);
